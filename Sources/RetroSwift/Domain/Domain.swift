@@ -1,0 +1,49 @@
+import Foundation
+
+/// The base class of an API: subclass it and declare endpoints with `@Get`, `@Post`, `@Put`, `@Patch`,
+/// `@Delete` and `@Head`.
+///
+/// One instance may be used from many tasks at once, and endpoints may be mocked while calls run.
+/// Swift requires every subclass of an `@unchecked Sendable` class to restate the conformance, so write
+/// `final class SchedulesApi: ApiDomain, @unchecked Sendable`; it is safe as long as the subclass adds no
+/// mutable stored properties of its own (endpoint wrappers keep their state behind a lock).
+// @unchecked Sendable: the only stored state is `transport` (a Sendable `let`) and `settings` (behind a lock).
+open class Domain: @unchecked Sendable {
+    /// The transport every endpoint of this domain sends through.
+    public let transport: any HttpTransport
+    let settings = Locked(DomainSettings.makeDefault())
+
+    /// Creates a domain sending through `transport`. Subclasses configure the transport here.
+    public init(transport: any HttpTransport) {
+        self.transport = transport
+    }
+
+    /// `Empty`, so subclasses can write it unqualified even if another module also declares one.
+    public typealias Empty = RetroSwift.Empty
+    /// `Either`, so subclasses can write it unqualified even if another module also declares one.
+    public typealias Either<Response, ErrorResponse> = RetroSwift.Either<Response, ErrorResponse>
+
+    /// Encodes `@JsonBody` values. Dates are epoch milliseconds by default, as Echo and Kilo send them.
+    public var jsonEncoder: JSONEncoder {
+        get { settings.current.jsonEncoder }
+        set { settings.withLock { $0.jsonEncoder = newValue } }
+    }
+
+    /// Decodes JSON responses. Dates are epoch milliseconds by default.
+    public var jsonDecoder: JSONDecoder {
+        get { settings.current.jsonDecoder }
+        set { settings.withLock { $0.jsonDecoder = newValue } }
+    }
+
+    /// Makes the boundary of each multipart body; replace it in tests to compare exact bytes.
+    public var multipartBoundary: @Sendable () -> String {
+        get { settings.current.multipartBoundary }
+        set { settings.withLock { $0.multipartBoundary = newValue } }
+    }
+
+    /// The timeout for endpoints that declare none, or `nil` for the transport's default.
+    public var timeout: TimeInterval? {
+        get { settings.current.timeout }
+        set { settings.withLock { $0.timeout = newValue } }
+    }
+}

@@ -1,0 +1,20 @@
+import Foundation
+
+/// A domain's encoding settings, read once per call.
+struct DomainSettings: Sendable {
+    var jsonEncoder: JSONEncoder
+    var jsonDecoder: JSONDecoder
+    var multipartBoundary: @Sendable () -> String
+    var timeout: TimeInterval?
+
+    static func makeDefault() -> DomainSettings {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .millisecondsSince1970
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .millisecondsSince1970
+        return DomainSettings(
+            jsonEncoder: encoder, jsonDecoder: decoder,
+            multipartBoundary: { "RetroSwift-" + UUID().uuidString }, timeout: nil
+        )
+    }
+}

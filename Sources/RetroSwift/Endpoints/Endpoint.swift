@@ -1,0 +1,99 @@
+import Foundation
+
+/// The one property wrapper behind `@Get`, `@Post`, `@Put`, `@Patch`, `@Delete` and `@Head`.
+///
+/// Apply it to a closure property of a ``Domain`` subclass:
+///
+/// ```swift
+/// @Get("/api/v1/schedule/{schedule_id}")
+/// var getSchedule: (GetScheduleRequest) async throws -> Schedule
+///
+/// @Get("/health")
+/// var health: () async throws -> Empty
+/// ```
+///
+/// Reading the property gives a closure that builds the request, sends it through the domain's transport and
+/// decodes the response. Assigning a closure replaces the endpoint (a mock); `api.$name.removeMock()` restores it.
+@propertyWrapper
+public struct Endpoint<Method: EndpointMethod, Signature>: Sendable {
+    let declaration: EndpointDeclaration
+    let state = EndpointState<Signature>()
+    private let makeCall: @Sendable (Domain, EndpointState<Signature>, EndpointDeclaration) -> Signature
+
+    /// An endpoint taking a request struct whose fields are `@Query`, `@Header`, `@Path`, `@JsonBody`,
+    /// `@FormParam` or `@FormFile`.
+    ///
+    /// - Parameters:
+    ///   - path: The path template, relative to the transport's base URL, such as `/api/v1/schedule/{schedule_id}`.
+    ///   - timeout: This endpoint's timeout in seconds; `nil` uses the domain's, then the transport's.
+    ///   - headers: Headers sent on every call of this endpoint (Retrofit's `@Headers`); request fields override them.
+    ///   - formEncoding: `.multipart` forces a multipart body even without `@FormFile` fields.
+    public init<Request, Response>(
+        _ path: String, timeout: TimeInterval? = nil, headers: [String: String] = [:],
+        formEncoding: FormEncoding = .automatic
+    ) where Signature == (Request) async throws -> Response {
+        declaration = EndpointDeclaration(
+            method: Method.method, template: path, timeout: timeout, headers: headers, formEncoding: formEncoding
+        )
+        makeCall = { domain, state, declaration in
+            { request in try await EndpointCall.perform(domain, state, declaration, request) }
+        }
+    }
+
+    /// An endpoint that takes no parameters: `var health: () async throws -> Empty`.
+    public init<Response>(
+        _ path: String, timeout: TimeInterval? = nil, headers: [String: String] = [:],
+        formEncoding: FormEncoding = .automatic
+    ) where Signature == () async throws -> Response {
+        declaration = EndpointDeclaration(
+            method: Method.method, template: path, timeout: timeout, headers: headers, formEncoding: formEncoding
+        )
+        makeCall = { domain, state, declaration in
+            { try await EndpointCall.perform(domain, state, declaration, ()) }
+        }
+    }
+
+    /// Endpoints live in ``Domain`` subclasses only; the domain instance is reached through the subscript below.
+    @available(*, unavailable, message: "@Get, @Post, @Put, @Patch, @Delete and @Head can only be used in a Domain subclass")
+    public var wrappedValue: Signature {
+        get { fatalError("unavailable") }
+        // swiftlint:disable:next unused_setter_value
+        set { fatalError("unavailable") }
+    }
+
+    /// Controls this endpoint's mock: `api.$getSchedules.removeMock()`.
+    public var projectedValue: EndpointHandle {
+        let state = state
+        return EndpointHandle(
+            isMockedProbe: { state.mock.withLock { $0 != nil } },
+            remove: { state.mock.withLock { $0 = nil } }
+        )
+    }
+
+    /// The endpoint property of `instance`: its mock if one is set, else the real call.
+    public static subscript<D: Domain>(
+        _enclosingInstance instance: D,
+        wrapped wrappedKeyPath: ReferenceWritableKeyPath<D, Signature>,
+        storage storageKeyPath: ReferenceWritableKeyPath<D, Self>
+    ) -> Signature {
+        get {
+            let endpoint = instance[keyPath: storageKeyPath]
+            if let mock = endpoint.state.mock.current { return mock }
+            return endpoint.makeCall(instance, endpoint.state, endpoint.declaration)
+        }
+        set {
+            // Only the lock-guarded state changes; the wrapper stored in the instance is never written after init.
+            instance[keyPath: storageKeyPath].state.mock.withLock { $0 = newValue }
+        }
+    }
+}
+
+extension Endpoint: EndpointProtocol {
+    var stateIdentity: ObjectIdentifier {
+        ObjectIdentifier(state)
+    }
+
+    func removeMock() {
+        state.mock.withLock { $0 = nil }
+    }
+}

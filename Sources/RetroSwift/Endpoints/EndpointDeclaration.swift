@@ -1,0 +1,10 @@
+import Foundation
+
+/// What an endpoint wrapper was declared with.
+struct EndpointDeclaration: Sendable {
+    let method: HttpMethod
+    let template: String
+    let timeout: TimeInterval?
+    let headers: [String: String]
+    let formEncoding: FormEncoding
+}

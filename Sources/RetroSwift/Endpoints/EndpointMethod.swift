@@ -1,0 +1,5 @@
+/// A marker type naming an endpoint's HTTP method; see ``EndpointMethods``.
+public protocol EndpointMethod: Sendable {
+    /// The HTTP method.
+    static var method: HttpMethod { get }
+}

@@ -1,0 +1,59 @@
+import Foundation
+
+/// A file sent as a part of a `multipart/form-data` body. Any `@FormFile` field makes the body multipart.
+@propertyWrapper
+public struct FormFile: Sendable {
+    /// A file to upload: its name, media type and bytes (in memory or on disk).
+    public struct File: Sendable, Hashable {
+        /// The file name sent in `Content-Disposition`.
+        public let fileName: String
+        /// The part's media type, for example `audio/x-caf`.
+        public let mimeType: String
+        /// The file's bytes.
+        public let content: MultipartFormBody.PartContent
+
+        /// A file whose bytes are in memory.
+        public init(fileName: String, mimeType: String, content: Data) {
+            self.fileName = fileName
+            self.mimeType = mimeType
+            self.content = .data(content)
+        }
+
+        /// A file on disk, streamed when the request is sent rather than loaded into memory.
+        public init(fileName: String, mimeType: String, fileURL: URL) {
+            self.fileName = fileName
+            self.mimeType = mimeType
+            self.content = .file(fileURL)
+        }
+
+        /// No file: the part is left out of the form, as a browser does for an empty file input.
+        public static let empty = File(fileName: "", mimeType: "application/octet-stream", content: Data())
+
+        var isEmpty: Bool {
+            self == .empty
+        }
+    }
+
+    /// The file.
+    public var wrappedValue: File
+    /// The explicit field name, or `nil` to use the property name.
+    public let name: String?
+
+    /// A file field named after its property.
+    public init(wrappedValue: File) {
+        self.wrappedValue = wrappedValue
+        self.name = nil
+    }
+
+    /// A file field with an explicit name, such as `@FormFile("file")`.
+    public init(wrappedValue: File, _ name: String) {
+        self.wrappedValue = wrappedValue
+        self.name = name
+    }
+}
+
+extension FormFile: RequestParameter {
+    static var kind: ParameterKind { .formFile }
+    var explicitName: String? { name }
+    var anyValue: Any { wrappedValue }
+}

@@ -1,0 +1,51 @@
+/// The one property wrapper behind `@Query`, `@Header`, `@Path`, `@JsonBody` and `@FormParam`.
+///
+/// The wire name is the property name without the leading `_`, or the name you pass: `@Query("limit")`.
+///
+/// Swift's memberwise initializer takes a plain value (`schedulesPerPage: 30`) when the field has an initial
+/// value or the wrapper has no arguments. A field with a name argument and no initial value (`@Query("limit")
+/// var schedulesPerPage: Int`) would make the initializer take the wrapper itself, so give such fields a
+/// default: `@Query("limit") var schedulesPerPage: Int = 0`.
+@propertyWrapper
+public struct Parameter<Location: ParameterLocation, Value> {
+    /// The field's value.
+    public var wrappedValue: Value
+    /// The explicit wire name, or `nil` to use the property name.
+    public let name: String?
+
+    /// A parameter named after its property.
+    public init(wrappedValue: Value) {
+        self.wrappedValue = wrappedValue
+        self.name = nil
+    }
+
+    /// A parameter with an explicit wire name, such as `@Header("X-Account-Id")`.
+    public init(wrappedValue: Value, _ name: String) {
+        self.wrappedValue = wrappedValue
+        self.name = name
+    }
+}
+
+extension Parameter: Sendable where Value: Sendable {}
+
+extension Parameter: RequestParameter {
+    static var kind: ParameterKind { Location.kind }
+    var explicitName: String? { name }
+    var anyValue: Any { wrappedValue }
+}
+
+/// A query parameter. `nil` is omitted, arrays repeat the key, `Date` is epoch milliseconds, `Bool` is
+/// `true`/`false`, enums send their raw value.
+public typealias Query<Value> = Parameter<ParameterLocations.Query, Value>
+
+/// A header field. `nil` is omitted; CR, LF and other control characters are rejected.
+public typealias Header<Value> = Parameter<ParameterLocations.Header, Value>
+
+/// Fills the `{name}` placeholder of the path template, percent-encoded as one path segment.
+public typealias Path<Value> = Parameter<ParameterLocations.Path, Value>
+
+/// The request body, encoded with the domain's `JSONEncoder`; `nil` sends no body.
+public typealias JsonBody<Value: Encodable> = Parameter<ParameterLocations.JsonBody, Value>
+
+/// A form field: `application/x-www-form-urlencoded`, or a multipart part when the request has a `@FormFile`.
+public typealias FormParam<Value> = Parameter<ParameterLocations.FormParam, Value>

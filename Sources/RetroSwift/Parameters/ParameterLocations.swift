@@ -1,0 +1,32 @@
+/// The marker types behind `@Query`, `@Header`, `@Path`, `@JsonBody` and `@FormParam`.
+public enum ParameterLocations {
+    /// Marks a query parameter.
+    public enum Query: ParameterLocation {
+        /// ``ParameterKind/query``.
+        public static var kind: ParameterKind { .query }
+    }
+
+    /// Marks a header field.
+    public enum Header: ParameterLocation {
+        /// ``ParameterKind/header``.
+        public static var kind: ParameterKind { .header }
+    }
+
+    /// Marks a path placeholder.
+    public enum Path: ParameterLocation {
+        /// ``ParameterKind/path``.
+        public static var kind: ParameterKind { .path }
+    }
+
+    /// Marks the JSON body.
+    public enum JsonBody: ParameterLocation {
+        /// ``ParameterKind/jsonBody``.
+        public static var kind: ParameterKind { .jsonBody }
+    }
+
+    /// Marks a form field.
+    public enum FormParam: ParameterLocation {
+        /// ``ParameterKind/formParam``.
+        public static var kind: ParameterKind { .formParam }
+    }
+}

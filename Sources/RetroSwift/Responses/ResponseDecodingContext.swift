@@ -1,0 +1,62 @@
+import Foundation
+
+/// What a response type needs to decode a response: the domain's decoder and the endpoint, for errors.
+public struct ResponseDecodingContext: Sendable {
+    /// The domain's JSON decoder.
+    public let decoder: JSONDecoder
+    /// The endpoint being called.
+    public let endpoint: EndpointIdentity
+
+    /// Creates a context; tests of custom response types use this.
+    public init(decoder: JSONDecoder, endpoint: EndpointIdentity) {
+        self.decoder = decoder
+        self.endpoint = endpoint
+    }
+
+    /// Decodes `type` from `response` by RetroSwift's rules: an ``HttpResponseDecodable`` type reads the response
+    /// itself; any other `Decodable` is JSON-decoded from a 2xx body; a non-2xx status throws ``HttpError``.
+    public func decode<T>(_ type: T.Type, from response: HttpOperationResult) throws -> T {
+        if let custom = T.self as? any HttpResponseDecodable.Type {
+            guard response.isSuccess || custom.decodesErrorStatuses else {
+                throw HttpError(response: response, endpoint: endpoint)
+            }
+            return try cast(custom.decode(from: response, context: self))
+        }
+        guard response.isSuccess else { throw HttpError(response: response, endpoint: endpoint) }
+        guard let decodable = T.self as? any Decodable.Type else {
+            throw RequestError(.undecodableResponse, endpoint: endpoint, reason: "\(T.self) is not Decodable", response: response)
+        }
+        return try cast(decodeJSON(decodable, from: response))
+    }
+
+    /// JSON-decodes `type` from the body, wrapping failures in a ``RequestError`` that names the endpoint.
+    public func decodeJSON<T: Decodable>(_ type: T.Type, from response: HttpOperationResult) throws -> T {
+        do {
+            return try decoder.decode(T.self, from: response.body)
+        } catch {
+            throw RequestError(
+                .undecodableResponse, endpoint: endpoint,
+                reason: "the HTTP \(response.statusCode) body does not decode as \(T.self): \(Self.describe(error))",
+                response: response, underlyingError: error
+            )
+        }
+    }
+
+    private func cast<T>(_ value: Any) throws -> T {
+        guard let typed = value as? T else {
+            throw RequestError(.undecodableResponse, endpoint: endpoint, reason: "decoded \(type(of: value)), expected \(T.self)")
+        }
+        return typed
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        guard let decodingError = error as? DecodingError else { return "\(error)" }
+        switch decodingError {
+        case .dataCorrupted(let context), .keyNotFound(_, let context), .typeMismatch(_, let context), .valueNotFound(_, let context):
+            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+            return path.isEmpty ? context.debugDescription : "\(path): \(context.debugDescription)"
+        @unknown default:
+            return "\(error)"
+        }
+    }
+}

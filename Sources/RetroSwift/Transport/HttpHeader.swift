@@ -1,0 +1,12 @@
+/// One HTTP header field as it goes on the wire.
+public struct HttpHeader: Sendable, Hashable {
+    /// The field name, as declared.
+    public let name: String
+    /// The field value; never contains CR, LF or NUL.
+    public let value: String
+
+    init(name: String, value: String) {
+        self.name = name
+        self.value = value
+    }
+}

@@ -1,0 +1,40 @@
+import Foundation
+
+/// What a transport got back from the server.
+public struct HttpOperationResult: Sendable {
+    /// The HTTP status code.
+    public var statusCode: Int
+    /// The response headers; repeated fields are joined with `, `. Look them up with ``header(_:)``.
+    public var headers: [String: String]
+    /// The response body in memory; empty when it went to ``downloadedFileURL``.
+    public var body: Data
+    /// The file holding a 2xx body when the request asked for ``ResponseDestination/file``.
+    public var downloadedFileURL: URL?
+
+    /// Creates a result; transports and test fakes call this.
+    public init(statusCode: Int, headers: [String: String] = [:], body: Data = Data(), downloadedFileURL: URL? = nil) {
+        self.statusCode = statusCode
+        self.headers = headers
+        self.body = body
+        self.downloadedFileURL = downloadedFileURL
+    }
+
+    /// Whether the status is in the 2xx range.
+    public var isSuccess: Bool {
+        (200..<300).contains(statusCode)
+    }
+
+    /// The value of a header, compared case-insensitively.
+    public func header(_ name: String) -> String? {
+        if let exact = headers[name] { return exact }
+        let lowered = name.lowercased()
+        return headers.first { $0.key.lowercased() == lowered }?.value
+    }
+
+    /// The media type of the body without parameters, lowercased, for example `text/plain`.
+    var mediaType: String? {
+        header("Content-Type")?
+            .split(separator: ";", maxSplits: 1).first
+            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+    }
+}

@@ -1,0 +1,12 @@
+/// One query parameter as the server will decode it: name and value are not percent-encoded.
+public struct HttpQueryItem: Sendable, Hashable {
+    /// The decoded name.
+    public let name: String
+    /// The decoded value.
+    public let value: String
+
+    init(name: String, value: String) {
+        self.name = name
+        self.value = value
+    }
+}

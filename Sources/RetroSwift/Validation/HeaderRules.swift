@@ -1,0 +1,41 @@
+/// What may appear in a header field (RFC 9110 §5.1, §5.5).
+enum HeaderRules {
+    /// Why `name` is not a valid field name (a `token`), or `nil` when it is.
+    static func problem(inName name: String) -> String? {
+        if name.isEmpty { return "header name is empty" }
+        for byte in name.utf8 where !isTokenCharacter(byte) {
+            return "header name contains \(describe(byte)), which is not allowed in a field name"
+        }
+        return nil
+    }
+
+    /// Why `value` cannot be sent safely, or `nil` when it can. CR and LF would split the header
+    /// (header injection); NUL and other controls are rejected by servers or truncate the value.
+    static func problem(inValue value: String) -> String? {
+        for byte in value.utf8 where (byte < 0x20 && byte != 0x09) || byte == 0x7F {
+            return "header value contains \(describe(byte)); CR, LF and other control characters are not allowed "
+                + "(they would allow header injection)"
+        }
+        return nil
+    }
+
+    private static func isTokenCharacter(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return true
+        default:
+            return "!#$%&'*+-.^_`|~".utf8.contains(byte)
+        }
+    }
+
+    private static func describe(_ byte: UInt8) -> String {
+        switch byte {
+        case 0x0D: return "a carriage return (CR)"
+        case 0x0A: return "a line feed (LF)"
+        case 0x00: return "a NUL byte"
+        case 0x20...0x7E: return "'\(Character(Unicode.Scalar(byte)))'"
+        default: return "byte 0x" + String(byte, radix: 16, uppercase: true)
+        }
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+
+/// A call that failed on our side of the wire: a value that cannot be sent, a response that cannot be
+/// decoded, or a transport that is not set up. Server refusals are ``HttpError``; declaration mistakes are
+/// ``DeclarationError``.
+public struct RequestError: Error, Sendable, CustomStringConvertible, LocalizedError {
+    /// What went wrong.
+    public enum Kind: Sendable, Hashable {
+        /// A request field holds a value that cannot be sent (path traversal, header injection, unsupported type).
+        case invalidValue
+        /// A response arrived but its body does not decode into the declared type.
+        case undecodableResponse
+        /// The JSON body could not be encoded.
+        case unencodableBody
+        /// The transport has no usable base URL.
+        case transportNotConfigured
+    }
+
+    /// What went wrong.
+    public let kind: Kind
+    /// The endpoint that failed, when known.
+    public let endpoint: EndpointIdentity?
+    /// The request field at fault, for ``Kind/invalidValue``.
+    public let field: String?
+    /// A readable explanation.
+    public let reason: String
+    /// The response, for ``Kind/undecodableResponse`` (status code, headers and body).
+    public let response: HttpOperationResult?
+    /// The error that caused this one, such as a `DecodingError`.
+    public let underlyingError: (any Error)?
+
+    /// Creates an error; transports may throw these too.
+    public init(
+        _ kind: Kind, endpoint: EndpointIdentity?, field: String? = nil, reason: String,
+        response: HttpOperationResult? = nil, underlyingError: (any Error)? = nil
+    ) {
+        self.kind = kind
+        self.endpoint = endpoint
+        self.field = field
+        self.reason = reason
+        self.response = response
+        self.underlyingError = underlyingError
+    }
+
+    /// `SchedulesApi.deleteSchedule (DELETE /api/v1/schedule/{schedule_id}), field 'ScheduleId': ...`.
+    public var description: String {
+        var text = endpoint.map { "\($0)" } ?? "RetroSwift"
+        if let field { text += ", field '\(field)'" }
+        return text + ": " + reason
+    }
+
+    /// The same as ``description``.
+    public var errorDescription: String? {
+        description
+    }
+}

@@ -1,0 +1,174 @@
+import Foundation
+
+/// Reads a request type through `Mirror`, checks the declaration, and produces its ``RequestPlan``.
+///
+/// Every mistake is collected before anything throws, so the user fixes them in one pass.
+struct RequestPlanner {
+    let endpoint: EndpointIdentity
+    let declaration: EndpointDeclaration
+    let requestTypeName: String
+    private var issues: [DeclarationError.Issue] = []
+
+    init(endpoint: EndpointIdentity, declaration: EndpointDeclaration, requestType: Any.Type) {
+        self.endpoint = endpoint
+        self.declaration = declaration
+        self.requestTypeName = requestType == Void.self ? "the endpoint" : String(describing: requestType)
+    }
+
+    static func plan(
+        for request: Any, endpoint: EndpointIdentity, declaration: EndpointDeclaration, responseType: Any.Type
+    ) throws(DeclarationError) -> RequestPlan {
+        var planner = RequestPlanner(endpoint: endpoint, declaration: declaration, requestType: type(of: request))
+        let template = planner.checkTemplate()
+        let staticHeaders = planner.checkStaticHeaders()
+        let fields = planner.readFields(of: request)
+        planner.checkNames(fields)
+        if let template { planner.checkPlaceholders(template, fields) }
+        let bodyStyle = planner.checkBody(fields)
+        planner.checkResponse(responseType)
+        guard planner.issues.isEmpty, let template else { throw DeclarationError(issues: planner.issues) }
+        return RequestPlan(
+            endpoint: endpoint, template: template, fields: fields, bodyStyle: bodyStyle,
+            staticHeaders: staticHeaders, timeout: declaration.timeout,
+            responseDestination: ResponseDecoding.destination(for: responseType)
+        )
+    }
+
+    private mutating func report(_ problem: String, fix: String, field: String? = nil) {
+        issues.append(DeclarationError.Issue(endpoint: endpoint, field: field, problem: problem, fix: fix))
+    }
+
+    private mutating func checkTemplate() -> PathTemplate? {
+        switch PathTemplate.parse(declaration.template) {
+        case .success(let template):
+            return template
+        case .failure(let list):
+            for item in list.items { report(item.problem, fix: item.fix) }
+            return nil
+        }
+    }
+
+    private mutating func checkStaticHeaders() -> [HttpHeader] {
+        declaration.headers.sorted { $0.key < $1.key }.compactMap { name, value in
+            if let problem = HeaderRules.problem(inName: name) ?? HeaderRules.problem(inValue: value) {
+                report("static header '\(name)': \(problem)", fix: "correct the header in the endpoint's headers argument")
+                return nil
+            }
+            return HttpHeader(name: name, value: value)
+        }
+    }
+
+    private mutating func readFields(of request: Any) -> [RequestPlan.Field] {
+        Mirror(reflecting: request).children.enumerated().compactMap { index, child in
+            let label = child.label ?? "#\(index)"
+            guard let parameter = child.value as? any RequestParameter else {
+                report(
+                    "'\(label)' of \(requestTypeName) is not a request parameter", fix:
+                        "mark it @Query, @Header, @Path, @JsonBody, @FormParam or @FormFile, or make it a computed property",
+                    field: label
+                )
+                return nil
+            }
+            let property = label.hasPrefix("_") ? String(label.dropFirst()) : label
+            let kind = type(of: parameter).kind
+            return RequestPlan.Field(property: property, kind: kind, name: parameter.explicitName ?? property)
+        }
+    }
+
+    private mutating func checkNames(_ fields: [RequestPlan.Field]) {
+        var seen: [String: RequestPlan.Field] = [:]
+        for field in fields {
+            if field.name.isEmpty {
+                report("\(field.kind.rawValue) name is empty", fix: "give the field a name, or drop the empty argument", field: field.property)
+                continue
+            }
+            if field.kind == .header, let problem = HeaderRules.problem(inName: field.name) {
+                report("\(problem)", fix: "use a valid header name such as 'X-Account-Id'", field: field.property)
+            }
+            let key = namespace(of: field)
+            if let first = seen[key] {
+                report(
+                    "\(field.kind.rawValue) name '\(field.name)' is already used by '\(first.property)'",
+                    fix: "give each field its own name; for repeated values use one array field", field: field.property
+                )
+            } else {
+                seen[key] = field
+            }
+        }
+    }
+
+    // Form params and files share one form; header names are case-insensitive.
+    private func namespace(of field: RequestPlan.Field) -> String {
+        switch field.kind {
+        case .header: return "header:" + field.name.lowercased()
+        case .formParam, .formFile: return "form:" + field.name
+        case .jsonBody: return "body:" + field.property
+        default: return "\(field.kind.rawValue):" + field.name
+        }
+    }
+
+    private mutating func checkPlaceholders(_ template: PathTemplate, _ fields: [RequestPlan.Field]) {
+        let pathFields = fields.filter { $0.kind == .path }
+        for name in template.placeholders where !pathFields.contains(where: { $0.name == name }) {
+            report(
+                "placeholder {\(name)} has no @Path field",
+                fix: "add `@Path(\"\(name)\") var \(Self.camelCase(name)): String = \"\"` to \(requestTypeName), or remove {\(name)} from the path"
+            )
+        }
+        for field in pathFields where !template.placeholders.contains(field.name) {
+            report(
+                "@Path name '\(field.name)' matches no placeholder in '\(declaration.template)'",
+                fix: "add {\(field.name)} to the path, or rename the field to one of its placeholders", field: field.property
+            )
+        }
+    }
+
+    private mutating func checkBody(_ fields: [RequestPlan.Field]) -> RequestPlan.BodyStyle {
+        let bodies = fields.filter { $0.kind == .jsonBody }
+        let form = fields.filter { $0.kind == .formParam || $0.kind == .formFile }
+        if bodies.count > 1 {
+            report(
+                "\(bodies.count) @JsonBody fields (\(bodies.map { "'\($0.property)'" }.joined(separator: ", "))); a request has one body",
+                fix: "keep one @JsonBody and put the other values inside its Encodable type"
+            )
+        }
+        if !bodies.isEmpty && !form.isEmpty {
+            report(
+                "@JsonBody '\(bodies[0].property)' together with form field '\(form[0].property)'; a request has one body",
+                fix: "send the values either as JSON or as form fields, not both"
+            )
+        }
+        if !bodies.isEmpty && declaration.formEncoding == .multipart {
+            report("@JsonBody on an endpoint declared with formEncoding: .multipart", fix: "use @FormParam fields, or drop formEncoding")
+        }
+        let style: RequestPlan.BodyStyle
+        if !bodies.isEmpty {
+            style = .json
+        } else if declaration.formEncoding == .multipart || form.contains(where: { $0.kind == .formFile }) {
+            style = .multipart
+        } else {
+            style = form.isEmpty ? .none : .formURLEncoded
+        }
+        if style != .none && !declaration.method.allowsBody {
+            report(
+                "a \(declaration.method.rawValue) request cannot have a body",
+                fix: "send the values as @Query fields, or declare the endpoint with @Post, @Put or @Patch"
+            )
+        }
+        return style
+    }
+
+    private mutating func checkResponse(_ responseType: Any.Type) {
+        guard !ResponseDecoding.supports(responseType) else { return }
+        report(
+            "response type \(responseType) is not Decodable",
+            fix: "make it Decodable, or declare Empty, Data, String or Either<Response, ErrorResponse>"
+        )
+    }
+
+    private static func camelCase(_ name: String) -> String {
+        let words = name.split(whereSeparator: { $0 == "_" || $0 == "-" || $0 == "." })
+        guard let first = words.first else { return "value" }
+        return first.lowercased() + words.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
+    }
+}

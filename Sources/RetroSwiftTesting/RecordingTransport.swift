@@ -1,0 +1,56 @@
+import Foundation
+import RetroSwift
+
+/// A transport for tests: records every request and answers with what you tell it, without a network.
+///
+/// ```swift
+/// let transport = RecordingTransport { _ in .json(#"{"id": 1}"#) }
+/// let api = SchedulesApi(transport: transport)
+/// _ = try await api.getSchedules(request)
+/// #expect(transport.requests.first?.encodedPathAndQuery == "/api/v1/schedule?page=1")
+/// ```
+public final class RecordingTransport: HttpTransport {
+    /// Produces the response for a request; throw to simulate a transport failure.
+    public typealias Responder = @Sendable (HttpRequestParams) async throws -> HttpOperationResult
+
+    private let responder: Responder
+    private let recorded = Protected<[HttpRequestParams]>([])
+    /// The configuration the domain set, with the same conflict rules as the bundled transports.
+    public let configuration = HttpTransportConfigurationStore()
+
+    /// Creates a transport that answers every request with `responder` (by default `204 No Content`).
+    public init(responder: @escaping Responder = { _ in HttpOperationResult(statusCode: 204) }) {
+        self.responder = responder
+    }
+
+    /// Every request sent so far, in order.
+    public var requests: [HttpRequestParams] {
+        recorded.value
+    }
+
+    /// The most recent request.
+    public var lastRequest: HttpRequestParams? {
+        requests.last
+    }
+
+    /// Records `scheme://host`.
+    public func setConfiguration(scheme: String, host: String, sharedHeaders: [String: String]?) {
+        configuration.set(scheme: scheme, host: host, sharedHeaders: sharedHeaders)
+    }
+
+    /// Records a base URL.
+    public func setConfiguration(baseURL: URL, sharedHeaders: [String: String]?) {
+        configuration.set(baseURL: baseURL, sharedHeaders: sharedHeaders)
+    }
+
+    /// Records the request and returns the responder's answer.
+    public func sendRequest(with params: HttpRequestParams) async throws -> HttpOperationResult {
+        recorded.mutate { $0.append(params) }
+        return try await responder(params)
+    }
+
+    /// The full URL a real transport would request, using the configured base URL.
+    public func url(of params: HttpRequestParams) throws -> URL {
+        try params.url(relativeTo: configuration.configuration(for: params).baseURL)
+    }
+}
