@@ -5,7 +5,8 @@ public struct HttpHeader: Sendable, Hashable {
     /// The field value; never contains CR, LF or NUL.
     public let value: String
 
-    init(name: String, value: String) {
+    /// Creates a header, for tests and custom transports; RetroSwift validates the ones it builds.
+    public init(name: String, value: String) {
         self.name = name
         self.value = value
     }

@@ -5,7 +5,8 @@ public struct HttpQueryItem: Sendable, Hashable {
     /// The decoded value.
     public let value: String
 
-    init(name: String, value: String) {
+    /// Creates a query item, for tests and custom transports; RetroSwift validates the ones it builds.
+    public init(name: String, value: String) {
         self.name = name
         self.value = value
     }
