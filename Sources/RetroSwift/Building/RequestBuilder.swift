@@ -66,6 +66,9 @@ struct RequestBuilder {
         guard !values.isEmpty else { return }
         let joined = values.joined(separator: ", ")
         if let problem = HeaderRules.problem(inValue: joined) { throw invalid(field, problem) }
+        // A request field overrides the endpoint's static header of the same name.
+        let lowered = field.name.lowercased()
+        headers.removeAll { $0.name.lowercased() == lowered }
         headers.append(HttpHeader(name: field.name, value: joined))
     }
 

@@ -19,6 +19,7 @@ public struct Endpoint<Method: EndpointMethod, Signature>: Sendable {
     let declaration: EndpointDeclaration
     let state = EndpointState<Signature>()
     private let makeCall: @Sendable (Domain, EndpointState<Signature>, EndpointDeclaration) -> Signature
+    private let inspect: @Sendable (EndpointIdentity, EndpointDeclaration) -> [DeclarationError.Issue]
 
     /// An endpoint taking a request struct whose fields are `@Query`, `@Header`, `@Path`, `@JsonBody`,
     /// `@FormParam` or `@FormFile`.
@@ -38,6 +39,9 @@ public struct Endpoint<Method: EndpointMethod, Signature>: Sendable {
         makeCall = { domain, state, declaration in
             { request in try await EndpointCall.perform(domain, state, declaration, request) }
         }
+        inspect = { endpoint, declaration in
+            RequestPlanner.issues(requestType: Request.self, endpoint: endpoint, declaration: declaration, responseType: Response.self)
+        }
     }
 
     /// An endpoint that takes no parameters: `var health: () async throws -> Empty`.
@@ -50,6 +54,9 @@ public struct Endpoint<Method: EndpointMethod, Signature>: Sendable {
         )
         makeCall = { domain, state, declaration in
             { try await EndpointCall.perform(domain, state, declaration, ()) }
+        }
+        inspect = { endpoint, declaration in
+            RequestPlanner.issues(requestType: Void.self, endpoint: endpoint, declaration: declaration, responseType: Response.self)
         }
     }
 
@@ -95,5 +102,10 @@ extension Endpoint: EndpointProtocol {
 
     func removeMock() {
         state.mock.withLock { $0 = nil }
+    }
+
+    func declarationIssues(domain: String, name: String) -> [DeclarationError.Issue] {
+        let endpoint = EndpointIdentity(domain: domain, name: name, method: declaration.method, template: declaration.template)
+        return inspect(endpoint, declaration)
     }
 }

@@ -31,7 +31,7 @@ enum EndpointCall {
         if let name = state.name.current { return name }
         let identity = ObjectIdentifier(state)
         let label = domain.endpointProperties().first { $0.endpoint.stateIdentity == identity }?.label ?? "endpoint"
-        let name = label.hasPrefix("_") ? String(label.dropFirst()) : label
+        let name = RequestPlanner.propertyName(label)
         state.name.withLock { $0 = name }
         return name
     }

@@ -12,4 +12,5 @@ final class EndpointState<Signature>: Sendable {
 protocol EndpointProtocol {
     var stateIdentity: ObjectIdentifier { get }
     func removeMock()
+    func declarationIssues(domain: String, name: String) -> [DeclarationError.Issue]
 }

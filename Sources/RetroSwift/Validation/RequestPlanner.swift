@@ -15,23 +15,71 @@ struct RequestPlanner {
         self.requestTypeName = requestType == Void.self ? "the endpoint" : String(describing: requestType)
     }
 
+    /// A field as the planner sees it: from a request value (`name` known) or from the type alone (`name` is
+    /// `nil` when the wrapper was given an explicit name we cannot read without a value).
+    struct FieldDescription {
+        let label: String
+        let kind: ParameterKind?
+        let name: String?
+    }
+
+    /// Validates the declaration against a real request value and returns its plan.
     static func plan(
         for request: Any, endpoint: EndpointIdentity, declaration: EndpointDeclaration, responseType: Any.Type
     ) throws(DeclarationError) -> RequestPlan {
-        var planner = RequestPlanner(endpoint: endpoint, declaration: declaration, requestType: type(of: request))
+        let fields = Mirror(reflecting: request).children.enumerated().map { index, child in
+            let parameter = child.value as? any RequestParameter
+            let label = child.label ?? "#\(index)"
+            return FieldDescription(
+                label: label, kind: parameter.map { type(of: $0).kind },
+                name: parameter.map { $0.explicitName ?? propertyName(label) }
+            )
+        }
+        return try plan(fields: fields, requestType: type(of: request), endpoint: endpoint, declaration: declaration, responseType: responseType)
+    }
+
+    /// Validates what can be known from the types alone, for ``Domain/validateEndpoints()``.
+    static func issues(
+        requestType: Any.Type, endpoint: EndpointIdentity, declaration: EndpointDeclaration, responseType: Any.Type
+    ) -> [DeclarationError.Issue] {
+        guard let fields = TypeFields.describe(requestType) else { return [] }
+        do {
+            _ = try plan(fields: fields, requestType: requestType, endpoint: endpoint, declaration: declaration, responseType: responseType)
+            return []
+        } catch {
+            return error.issues
+        }
+    }
+
+    static func plan(
+        fields descriptions: [FieldDescription], requestType: Any.Type, endpoint: EndpointIdentity,
+        declaration: EndpointDeclaration, responseType: Any.Type
+    ) throws(DeclarationError) -> RequestPlan {
+        var planner = RequestPlanner(endpoint: endpoint, declaration: declaration, requestType: requestType)
         let template = planner.checkTemplate()
         let staticHeaders = planner.checkStaticHeaders()
-        let fields = planner.readFields(of: request)
+        let fields = planner.checkFields(descriptions)
         planner.checkNames(fields)
         if let template { planner.checkPlaceholders(template, fields) }
         let bodyStyle = planner.checkBody(fields)
         planner.checkResponse(responseType)
         guard planner.issues.isEmpty, let template else { throw DeclarationError(issues: planner.issues) }
         return RequestPlan(
-            endpoint: endpoint, template: template, fields: fields, bodyStyle: bodyStyle,
-            staticHeaders: staticHeaders, timeout: declaration.timeout,
+            endpoint: endpoint, template: template, fields: fields.map { RequestPlan.Field(property: $0.property, kind: $0.kind, name: $0.name ?? $0.property) },
+            bodyStyle: bodyStyle, staticHeaders: staticHeaders, timeout: declaration.timeout,
             responseDestination: ResponseDecoding.destination(for: responseType)
         )
+    }
+
+    static func propertyName(_ label: String) -> String {
+        label.hasPrefix("_") ? String(label.dropFirst()) : label
+    }
+
+    /// A parameter field during validation; `name` is `nil` when only the type is known.
+    struct CheckedField {
+        let property: String
+        let kind: ParameterKind
+        let name: String?
     }
 
     private mutating func report(_ problem: String, fix: String, field: String? = nil) {
@@ -58,37 +106,35 @@ struct RequestPlanner {
         }
     }
 
-    private mutating func readFields(of request: Any) -> [RequestPlan.Field] {
-        Mirror(reflecting: request).children.enumerated().compactMap { index, child in
-            let label = child.label ?? "#\(index)"
-            guard let parameter = child.value as? any RequestParameter else {
+    private mutating func checkFields(_ descriptions: [FieldDescription]) -> [CheckedField] {
+        descriptions.compactMap { field in
+            guard let kind = field.kind else {
                 report(
-                    "'\(label)' of \(requestTypeName) is not a request parameter", fix:
+                    "'\(field.label)' of \(requestTypeName) is not a request parameter", fix:
                         "mark it @Query, @Header, @Path, @JsonBody, @FormParam or @FormFile, or make it a computed property",
-                    field: label
+                    field: field.label
                 )
                 return nil
             }
-            let property = label.hasPrefix("_") ? String(label.dropFirst()) : label
-            let kind = type(of: parameter).kind
-            return RequestPlan.Field(property: property, kind: kind, name: parameter.explicitName ?? property)
+            return CheckedField(property: Self.propertyName(field.label), kind: kind, name: field.name)
         }
     }
 
-    private mutating func checkNames(_ fields: [RequestPlan.Field]) {
-        var seen: [String: RequestPlan.Field] = [:]
+    private mutating func checkNames(_ fields: [CheckedField]) {
+        var seen: [String: CheckedField] = [:]
         for field in fields {
-            if field.name.isEmpty {
+            guard let name = field.name else { continue }
+            if name.isEmpty {
                 report("\(field.kind.rawValue) name is empty", fix: "give the field a name, or drop the empty argument", field: field.property)
                 continue
             }
-            if field.kind == .header, let problem = HeaderRules.problem(inName: field.name) {
+            if field.kind == .header, let problem = HeaderRules.problem(inName: name) {
                 report("\(problem)", fix: "use a valid header name such as 'X-Account-Id'", field: field.property)
             }
-            let key = namespace(of: field)
+            let key = namespace(field.kind, name, field.property)
             if let first = seen[key] {
                 report(
-                    "\(field.kind.rawValue) name '\(field.name)' is already used by '\(first.property)'",
+                    "\(field.kind.rawValue) name '\(name)' is already used by '\(first.property)'",
                     fix: "give each field its own name; for repeated values use one array field", field: field.property
                 )
             } else {
@@ -98,32 +144,35 @@ struct RequestPlanner {
     }
 
     // Form params and files share one form; header names are case-insensitive.
-    private func namespace(of field: RequestPlan.Field) -> String {
-        switch field.kind {
-        case .header: return "header:" + field.name.lowercased()
-        case .formParam, .formFile: return "form:" + field.name
-        case .jsonBody: return "body:" + field.property
-        default: return "\(field.kind.rawValue):" + field.name
+    private func namespace(_ kind: ParameterKind, _ name: String, _ property: String) -> String {
+        switch kind {
+        case .header: return "header:" + name.lowercased()
+        case .formParam, .formFile: return "form:" + name
+        case .jsonBody: return "body:" + property
+        default: return "\(kind.rawValue):" + name
         }
     }
 
-    private mutating func checkPlaceholders(_ template: PathTemplate, _ fields: [RequestPlan.Field]) {
+    // When only the type is known, a path field's name may be unknown; then only certain mistakes are reported.
+    private mutating func checkPlaceholders(_ template: PathTemplate, _ fields: [CheckedField]) {
         let pathFields = fields.filter { $0.kind == .path }
-        for name in template.placeholders where !pathFields.contains(where: { $0.name == name }) {
+        let namesKnown = pathFields.allSatisfy { $0.name != nil }
+        for name in template.placeholders where !pathFields.contains(where: { $0.name == name }) && (namesKnown || pathFields.isEmpty) {
             report(
                 "placeholder {\(name)} has no @Path field",
                 fix: "add `@Path(\"\(name)\") var \(Self.camelCase(name)): String = \"\"` to \(requestTypeName), or remove {\(name)} from the path"
             )
         }
-        for field in pathFields where !template.placeholders.contains(field.name) {
+        for field in pathFields where field.name.map({ !template.placeholders.contains($0) }) ?? template.placeholders.isEmpty {
+            let name = field.name ?? field.property
             report(
-                "@Path name '\(field.name)' matches no placeholder in '\(declaration.template)'",
-                fix: "add {\(field.name)} to the path, or rename the field to one of its placeholders", field: field.property
+                "@Path name '\(name)' matches no placeholder in '\(declaration.template)'",
+                fix: "add {\(name)} to the path, or rename the field to one of its placeholders", field: field.property
             )
         }
     }
 
-    private mutating func checkBody(_ fields: [RequestPlan.Field]) -> RequestPlan.BodyStyle {
+    private mutating func checkBody(_ fields: [CheckedField]) -> RequestPlan.BodyStyle {
         let bodies = fields.filter { $0.kind == .jsonBody }
         let form = fields.filter { $0.kind == .formParam || $0.kind == .formFile }
         if bodies.count > 1 {
