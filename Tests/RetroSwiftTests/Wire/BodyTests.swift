@@ -1,0 +1,165 @@
+import Foundation
+import RetroSwift
+import RetroSwiftTesting
+import Testing
+
+@Suite("Bodies")
+struct BodyTests {
+    private struct Event: Codable, Equatable {
+        var name: String
+        var at: Date
+    }
+
+    private struct CreateRequest {
+        @JsonBody var event: Event
+    }
+
+    private struct PatchRequest {
+        @JsonBody var event: Event? = nil
+    }
+
+    private struct LoginRequest {
+        @FormParam var user: String = ""
+        @FormParam("pass word") var password: String = ""
+        @FormParam var scopes: [String] = []
+        @FormParam var remember: Bool = false
+    }
+
+    private struct UploadRequest {
+        @FormParam var title: String = ""
+        @FormFile("attachment") var file = .empty
+        @FormParam var note: String? = nil
+    }
+
+    private struct NoteRequest {
+        @FormParam var note: String = ""
+    }
+
+    private final class Api: Domain, @unchecked Sendable {
+        @Post("/events") var create: (CreateRequest) async throws -> Empty
+        @Patch("/events/1") var patch: (PatchRequest) async throws -> Empty
+        @Post("/login") var login: (LoginRequest) async throws -> Empty
+        @Post("/upload") var upload: (UploadRequest) async throws -> Empty
+        @Post("/notes", formEncoding: .multipart) var note: (NoteRequest) async throws -> Empty
+    }
+
+    private func makeApi() -> (Api, RecordingTransport) {
+        let transport = RecordingTransport()
+        let api = Api(transport: transport)
+        api.multipartBoundary = { "XyZ" }
+        return (api, transport)
+    }
+
+    @Test("@JsonBody is encoded with the domain's encoder, dates as epoch milliseconds")
+    func encodesJSON() async throws {
+        // Given
+        let (api, transport) = makeApi()
+        let encoder = api.jsonEncoder
+        encoder.outputFormatting = .sortedKeys
+
+        // When
+        _ = try await api.create(CreateRequest(event: Event(name: "launch", at: Date(timeIntervalSince1970: 1.5))))
+
+        // Then
+        let body = try #require(transport.lastRequest?.body)
+        #expect(body.contentType == "application/json")
+        #expect(try body.data() == Data(#"{"at":1500,"name":"launch"}"#.utf8))
+    }
+
+    @Test("a nil optional @JsonBody sends no body")
+    func omitsNilBody() async throws {
+        // Given
+        let (api, transport) = makeApi()
+
+        // When
+        _ = try await api.patch(PatchRequest())
+
+        // Then
+        #expect(transport.lastRequest?.body == nil)
+        #expect(transport.lastRequest?.headerFields() == [])
+    }
+
+    @Test("form fields alone are sent form-urlencoded")
+    func encodesForm() async throws {
+        // Given
+        let (api, transport) = makeApi()
+
+        // When
+        _ = try await api.login(LoginRequest(user: "ann@example.com", password: "p&s=s +1", scopes: ["read", "write"], remember: true))
+
+        // Then
+        let body = try #require(transport.lastRequest?.body)
+        #expect(body.contentType == "application/x-www-form-urlencoded; charset=utf-8")
+        #expect(String(decoding: try body.data(), as: UTF8.self)
+            == "user=ann%40example.com&pass+word=p%26s%3Ds+%2B1&scopes=read&scopes=write&remember=true")
+    }
+
+    @Test("a @FormFile makes the body multipart, in declaration order, with quoted names")
+    func encodesMultipart() async throws {
+        // Given
+        let (api, transport) = makeApi()
+        let file = FormFile.File(fileName: "my \"best\".png", mimeType: "image/png", content: Data([0x89, 0x50, 0x0D, 0x0A]))
+
+        // When
+        _ = try await api.upload(UploadRequest(title: "Ünïcode", file: file, note: nil))
+
+        // Then
+        let body = try #require(transport.lastRequest?.body)
+        #expect(body.contentType == "multipart/form-data; boundary=XyZ")
+        let expected = Data("--XyZ\r\nContent-Disposition: form-data; name=\"title\"\r\n\r\nÜnïcode\r\n".utf8)
+            + Data("--XyZ\r\nContent-Disposition: form-data; name=\"attachment\"; filename=\"my %22best%22.png\"\r\nContent-Type: image/png\r\n\r\n".utf8)
+            + Data([0x89, 0x50, 0x0D, 0x0A]) + Data("\r\n--XyZ--\r\n".utf8)
+        #expect(try body.data() == expected)
+    }
+
+    @Test("an .empty file is left out of the form")
+    func omitsEmptyFile() async throws {
+        // Given
+        let (api, transport) = makeApi()
+
+        // When
+        _ = try await api.upload(UploadRequest(title: "t"))
+
+        // Then
+        let body = try #require(transport.lastRequest?.body)
+        #expect(try body.data() == Data("--XyZ\r\nContent-Disposition: form-data; name=\"title\"\r\n\r\nt\r\n--XyZ--\r\n".utf8))
+    }
+
+    @Test("formEncoding: .multipart forces multipart without files")
+    func forcesMultipart() async throws {
+        // Given
+        let (api, transport) = makeApi()
+
+        // When
+        _ = try await api.note(NoteRequest(note: "hi"))
+
+        // Then
+        #expect(transport.lastRequest?.body?.contentType == "multipart/form-data; boundary=XyZ")
+    }
+
+    @Test("a file from a URL stays on disk until the body is written, and streams byte for byte")
+    func streamsFileParts() async throws {
+        // Given
+        let (api, transport) = makeApi()
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("retroswift-test-\(UUID().uuidString).bin")
+        let content = Data((0..<700_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        try content.write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+
+        // When
+        _ = try await api.upload(UploadRequest(title: "big", file: .init(fileName: "big.bin", mimeType: "application/octet-stream", fileURL: url)))
+
+        // Then
+        guard case .multipart(let form)? = transport.lastRequest?.body?.content else {
+            Issue.record("expected a multipart body")
+            return
+        }
+        #expect(form.parts.last?.content == .file(url))
+        let written = try form.writeToTemporaryFile()
+        defer { try? FileManager.default.removeItem(at: written) }
+        let streamed = try Data(contentsOf: written)
+        #expect(streamed == (try form.data()))
+        #expect(Int64(streamed.count) == (try form.contentLength()))
+        #expect(streamed.range(of: content) != nil)
+    }
+}
