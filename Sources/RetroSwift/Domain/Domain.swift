@@ -41,6 +41,13 @@ open class Domain: @unchecked Sendable {
         set { settings.withLock { $0.multipartBoundary = newValue } }
     }
 
+    /// Steps every call of this domain goes through, in order, before the transport: authentication, retries,
+    /// logging, your own. See ``Interceptor``.
+    public var interceptors: [any Interceptor] {
+        get { settings.current.interceptors }
+        set { settings.withLock { $0.interceptors = newValue } }
+    }
+
     /// The timeout for endpoints that declare none, or `nil` for the transport's default.
     public var timeout: TimeInterval? {
         get { settings.current.timeout }

@@ -6,6 +6,7 @@ struct DomainSettings: Sendable {
     var jsonDecoder: JSONDecoder
     var multipartBoundary: @Sendable () -> String
     var timeout: TimeInterval?
+    var interceptors: [any Interceptor] = []
 
     static func makeDefault() -> DomainSettings {
         let encoder = JSONEncoder()

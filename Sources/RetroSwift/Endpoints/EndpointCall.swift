@@ -6,7 +6,7 @@ enum EndpointCall {
         let plan = try plan(domain, state, declaration, request, Response.self)
         let settings = domain.settings.current
         let params = try RequestBuilder.build(request, plan: plan, settings: settings)
-        let result = try await domain.transport.sendRequest(with: params)
+        let result = try await InterceptorChain.send(params, through: settings.interceptors, to: domain.transport)
         return try ResponseDecodingContext(decoder: settings.jsonDecoder, endpoint: plan.endpoint)
             .decode(Response.self, from: result)
     }

@@ -16,7 +16,7 @@ public struct HttpRequestParams: Sendable {
     /// The query parameters in wire order, decoded (static ones from the template first).
     public let queryItems: [HttpQueryItem]
     /// The request's own headers in declaration order; shared headers are merged by ``headerFields(sharedHeaders:)``.
-    public let headers: [HttpHeader]
+    public internal(set) var headers: [HttpHeader]
     /// The body, or `nil` when the request has none.
     public let body: HttpRequestBody?
     /// The timeout for this call (endpoint's, else domain's), or `nil` for the transport's default.

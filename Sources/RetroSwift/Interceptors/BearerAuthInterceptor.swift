@@ -1,0 +1,19 @@
+/// Sends `Authorization: Bearer <token>` and, on `401`, refreshes the token once and replays the call.
+public struct BearerAuthInterceptor: Interceptor {
+    /// Where tokens come from; share one store between domains that share credentials.
+    public let store: BearerTokenStore
+
+    /// Creates the interceptor.
+    public init(store: BearerTokenStore) {
+        self.store = store
+    }
+
+    /// Authorizes the request; on `401` refreshes (single flight) and sends it once more.
+    public func intercept(_ request: HttpRequestParams, next: InterceptorNext) async throws -> HttpOperationResult {
+        let token = try await store.currentToken()
+        let response = try await next(request.settingHeader("Authorization", to: "Bearer \(token)"))
+        guard response.statusCode == 401 else { return response }
+        let fresh = try await store.refreshToken(rejected: token)
+        return try await next(request.settingHeader("Authorization", to: "Bearer \(fresh)"))
+    }
+}

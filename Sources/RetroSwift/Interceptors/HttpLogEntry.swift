@@ -1,0 +1,28 @@
+import Foundation
+
+/// One logged call, with secrets already redacted.
+public struct HttpLogEntry: Sendable {
+    /// The endpoint called.
+    public let endpoint: EndpointIdentity
+    /// The HTTP method.
+    public let method: HttpMethod
+    /// The encoded path and query (the base URL is the transport's).
+    public let target: String
+    /// The request's own headers, redacted.
+    public let requestHeaders: [HttpHeader]
+    /// The status code, or `nil` when no response arrived.
+    public let statusCode: Int?
+    /// The response headers, redacted.
+    public let responseHeaders: [String: String]
+    /// Time from sending to the response or the failure.
+    public let duration: Duration
+    /// The failure, when no response arrived.
+    public let error: String?
+
+    /// `GET /api/v1/schedule?page=1 -> 200 (12 ms)`.
+    public var summary: String {
+        let outcome = statusCode.map(String.init) ?? "failed: \(error ?? "unknown error")"
+        let milliseconds = Double(duration.components.seconds) * 1_000 + Double(duration.components.attoseconds) / 1e15
+        return "\(method.rawValue) \(target) -> \(outcome) (\(Int(milliseconds.rounded())) ms)"
+    }
+}

@@ -1,0 +1,46 @@
+/// Reports every call to a sink you provide, with `Authorization`, `Proxy-Authorization`, `Cookie`,
+/// `Set-Cookie` and any headers you name replaced by `<redacted>`.
+///
+/// Shared headers are added by the transport after the interceptors run, so they never reach the log.
+public struct LoggingInterceptor: Interceptor {
+    /// Receives one entry per call.
+    public typealias Sink = @Sendable (HttpLogEntry) -> Void
+
+    /// Header names whose values are never logged, lowercased.
+    public let redactedHeaders: Set<String>
+    private let sink: Sink
+
+    /// Creates the interceptor; `redacting` adds header names to the default list.
+    public init(redacting extraHeaders: Set<String> = [], sink: @escaping Sink) {
+        redactedHeaders = Set(["authorization", "proxy-authorization", "cookie", "set-cookie"] + extraHeaders.map { $0.lowercased() })
+        self.sink = sink
+    }
+
+    /// Sends the request on and logs what happened.
+    public func intercept(_ request: HttpRequestParams, next: InterceptorNext) async throws -> HttpOperationResult {
+        let clock = ContinuousClock()
+        let start = clock.now
+        do {
+            let response = try await next(request)
+            sink(entry(request, response: response, error: nil, duration: clock.now - start))
+            return response
+        } catch {
+            sink(entry(request, response: nil, error: error, duration: clock.now - start))
+            throw error
+        }
+    }
+
+    private func entry(_ request: HttpRequestParams, response: HttpOperationResult?, error: (any Error)?, duration: Duration) -> HttpLogEntry {
+        HttpLogEntry(
+            endpoint: request.endpoint, method: request.method, target: request.encodedPathAndQuery,
+            requestHeaders: request.headers.map { HttpHeader(name: $0.name, value: redact($0.name, $0.value)) },
+            statusCode: response?.statusCode,
+            responseHeaders: (response?.headers ?? [:]).reduce(into: [:]) { $0[$1.key] = redact($1.key, $1.value) },
+            duration: duration, error: error.map { "\($0)" }
+        )
+    }
+
+    private func redact(_ name: String, _ value: String) -> String {
+        redactedHeaders.contains(name.lowercased()) ? "<redacted>" : value
+    }
+}
