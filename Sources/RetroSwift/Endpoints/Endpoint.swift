@@ -18,7 +18,7 @@ import Foundation
 public struct Endpoint<Method: EndpointMethod, Signature>: Sendable {
     let declaration: EndpointDeclaration
     let state = EndpointState<Signature>()
-    private let makeCall: @Sendable (Domain, EndpointState<Signature>, EndpointDeclaration) -> Signature
+    private let makeCall: @Sendable (Domain, AnyKeyPath, EndpointState<Signature>, EndpointDeclaration) -> Signature
     private let inspect: @Sendable (EndpointIdentity, EndpointDeclaration) -> [DeclarationError.Issue]
 
     /// An endpoint taking a request struct whose fields are `@Query`, `@Header`, `@Path`, `@JsonBody`,
@@ -36,8 +36,8 @@ public struct Endpoint<Method: EndpointMethod, Signature>: Sendable {
         declaration = EndpointDeclaration(
             method: Method.method, template: path, timeout: timeout, headers: headers, formEncoding: formEncoding
         )
-        makeCall = { domain, state, declaration in
-            { request in try await EndpointCall.perform(domain, state, declaration, request) }
+        makeCall = { domain, key, state, declaration in
+            { request in try await EndpointCall.perform(domain, key, state, declaration, request) }
         }
         inspect = { endpoint, declaration in
             RequestPlanner.issues(requestType: Request.self, endpoint: endpoint, declaration: declaration, responseType: Response.self)
@@ -52,8 +52,8 @@ public struct Endpoint<Method: EndpointMethod, Signature>: Sendable {
         declaration = EndpointDeclaration(
             method: Method.method, template: path, timeout: timeout, headers: headers, formEncoding: formEncoding
         )
-        makeCall = { domain, state, declaration in
-            { try await EndpointCall.perform(domain, state, declaration, ()) }
+        makeCall = { domain, key, state, declaration in
+            { try await EndpointCall.perform(domain, key, state, declaration, ()) }
         }
         inspect = { endpoint, declaration in
             RequestPlanner.issues(requestType: Void.self, endpoint: endpoint, declaration: declaration, responseType: Response.self)
@@ -86,7 +86,7 @@ public struct Endpoint<Method: EndpointMethod, Signature>: Sendable {
         get {
             let endpoint = instance[keyPath: storageKeyPath]
             if let mock = endpoint.state.mock.current { return mock }
-            return endpoint.makeCall(instance, endpoint.state, endpoint.declaration)
+            return endpoint.makeCall(instance, storageKeyPath, endpoint.state, endpoint.declaration)
         }
         set {
             // Only the lock-guarded state changes; the wrapper stored in the instance is never written after init.

@@ -1,9 +1,10 @@
 /// The request pipeline of every endpoint, top to bottom: plan, build, send, decode.
 enum EndpointCall {
     static func perform<Signature, Request, Response>(
-        _ domain: Domain, _ state: EndpointState<Signature>, _ declaration: EndpointDeclaration, _ request: Request
+        _ domain: Domain, _ key: AnyKeyPath, _ state: EndpointState<Signature>, _ declaration: EndpointDeclaration,
+        _ request: Request
     ) async throws -> Response {
-        let plan = try plan(domain, state, declaration, request, Response.self)
+        let plan = try plan(domain, key, state, declaration, request, Response.self)
         let settings = domain.settings.current
         let params = try RequestBuilder.build(request, plan: plan, settings: settings)
         let result = try await InterceptorChain.send(params, through: settings.interceptors, to: domain.transport)
@@ -11,18 +12,27 @@ enum EndpointCall {
             .decode(Response.self, from: result)
     }
 
+    /// Plans shared by every instance of a domain type, keyed by the endpoint's storage key path (which names the
+    /// domain type and the property, and so fixes the request and response types).
+    private static let sharedPlans = Locked<[AnyKeyPath: RequestPlan]>([:])
+
     /// The cached plan, or a new one validated from this first request.
     private static func plan<Signature>(
-        _ domain: Domain, _ state: EndpointState<Signature>, _ declaration: EndpointDeclaration,
+        _ domain: Domain, _ key: AnyKeyPath, _ state: EndpointState<Signature>, _ declaration: EndpointDeclaration,
         _ request: Any, _ responseType: Any.Type
     ) throws -> RequestPlan {
         if let plan = state.plan.current { return plan }
+        if let plan = sharedPlans.withLock({ $0[key] }) {
+            state.plan.withLock { $0 = plan }
+            return plan
+        }
         let endpoint = EndpointIdentity(
             domain: String(describing: type(of: domain)), name: name(of: state, in: domain),
             method: declaration.method, template: declaration.template
         )
         let plan = try RequestPlanner.plan(for: request, endpoint: endpoint, declaration: declaration, responseType: responseType)
         state.plan.withLock { $0 = plan }
+        sharedPlans.withLock { $0[key] = plan }
         return plan
     }
 
