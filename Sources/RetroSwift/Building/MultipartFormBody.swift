@@ -34,43 +34,30 @@ public struct MultipartFormBody: Sendable {
         "multipart/form-data; boundary=\(boundary)"
     }
 
-    private static let chunkSize = 256 * 1024
-
-    /// The exact number of bytes ``write(to:)`` produces; file parts are measured on disk.
+    /// The exact number of bytes the body has; file parts are measured on disk.
     public func contentLength() throws -> Int64 {
-        var total = Int64(closingDelimiter.utf8.count)
-        for part in parts {
-            total += Int64(header(for: part).utf8.count) + 2
-            switch part.content {
-            case .text(let text): total += Int64(text.utf8.count)
-            case .data(let data): total += Int64(data.count)
+        try segments.reduce(0) { total, segment in
+            switch segment {
+            case .bytes(let data):
+                return total + Int64(data.count)
             case .file(let url):
                 let size = try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber
-                total += size?.int64Value ?? 0
+                return total + (size?.int64Value ?? 0)
             }
         }
-        return total
     }
 
-    /// Writes the body to `handle`, reading file parts in 256 KiB chunks so memory stays flat.
+    /// A reader handing out the body in chunks, reading file parts from disk as it goes.
+    public func makeReader(chunkSize: Int = 256 * 1024) -> Reader {
+        Reader(segments: segments, chunkSize: chunkSize)
+    }
+
+    /// Writes the body to `handle` chunk by chunk, so memory stays flat whatever the file sizes.
     public func write(to handle: FileHandle) throws {
-        for part in parts {
-            try handle.write(contentsOf: Data(header(for: part).utf8))
-            switch part.content {
-            case .text(let text):
-                try handle.write(contentsOf: Data(text.utf8))
-            case .data(let data):
-                try handle.write(contentsOf: data)
-            case .file(let url):
-                let source = try FileHandle(forReadingFrom: url)
-                defer { try? source.close() }
-                while let chunk = try source.read(upToCount: Self.chunkSize), !chunk.isEmpty {
-                    try handle.write(contentsOf: chunk)
-                }
-            }
-            try handle.write(contentsOf: Data("\r\n".utf8))
+        let reader = makeReader()
+        while let chunk = try reader.read() {
+            try handle.write(contentsOf: chunk)
         }
-        try handle.write(contentsOf: Data(closingDelimiter.utf8))
     }
 
     /// Writes the body to a new temporary file and returns its URL; the caller deletes it.
@@ -94,17 +81,36 @@ public struct MultipartFormBody: Sendable {
     /// The whole body in memory.
     public func data() throws -> Data {
         var body = Data()
-        for part in parts {
-            body.append(contentsOf: header(for: part).utf8)
-            switch part.content {
-            case .text(let text): body.append(contentsOf: text.utf8)
-            case .data(let data): body.append(data)
-            case .file(let url): body.append(try Data(contentsOf: url))
-            }
-            body.append(contentsOf: "\r\n".utf8)
+        let reader = makeReader()
+        while let chunk = try reader.read() {
+            body.append(chunk)
         }
-        body.append(contentsOf: closingDelimiter.utf8)
         return body
+    }
+
+    /// The body as a list of in-memory bytes and files, in wire order.
+    var segments: [Segment] {
+        var segments: [Segment] = []
+        for part in parts {
+            var head = Data(header(for: part).utf8)
+            switch part.content {
+            case .text(let text):
+                head.append(contentsOf: text.utf8)
+                head.append(contentsOf: "\r\n".utf8)
+                segments.append(.bytes(head))
+            case .data(let data):
+                segments.append(.bytes(head + data + Data("\r\n".utf8)))
+            case .file(let url):
+                segments += [.bytes(head), .file(url), .bytes(Data("\r\n".utf8))]
+            }
+        }
+        segments.append(.bytes(Data(closingDelimiter.utf8)))
+        return segments
+    }
+
+    enum Segment {
+        case bytes(Data)
+        case file(URL)
     }
 
     private var closingDelimiter: String {
@@ -137,5 +143,41 @@ public struct MultipartFormBody: Sendable {
             }
         }
         return result
+    }
+
+    /// Reads a multipart body chunk by chunk; made by ``MultipartFormBody/makeReader(chunkSize:)``.
+    ///
+    /// Not thread-safe: use one reader from one task at a time.
+    public final class Reader {
+        private var segments: ArraySlice<Segment>
+        private let chunkSize: Int
+        private var file: FileHandle?
+
+        init(segments: [Segment], chunkSize: Int) {
+            self.segments = segments[...]
+            self.chunkSize = max(1, chunkSize)
+        }
+
+        deinit {
+            try? file?.close()
+        }
+
+        /// The next chunk, or `nil` at the end of the body.
+        public func read() throws -> Data? {
+            while true {
+                if let file {
+                    if let chunk = try file.read(upToCount: chunkSize), !chunk.isEmpty { return chunk }
+                    try file.close()
+                    self.file = nil
+                }
+                guard let segment = segments.popFirst() else { return nil }
+                switch segment {
+                case .bytes(let data):
+                    if !data.isEmpty { return data }
+                case .file(let url):
+                    file = try FileHandle(forReadingFrom: url)
+                }
+            }
+        }
     }
 }
