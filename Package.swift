@@ -10,10 +10,33 @@ let package = Package(
     products: [
         .library(name: "RetroSwift", targets: ["RetroSwift"]),
         .library(name: "RetroSwiftTesting", targets: ["RetroSwiftTesting"]),
+        .library(name: "RetroSwiftAsyncHTTPClient", targets: ["RetroSwiftAsyncHTTPClient"]),
+    ],
+    traits: [
+        .trait(
+            name: "AsyncHTTPClient",
+            description: "Builds RetroSwiftAsyncHTTPClient on swift-server/async-http-client (SwiftNIO); off by default so other users never fetch it."
+        ),
+        .default(enabledTraits: []),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.100.0"),
     ],
     targets: [
         .target(name: "RetroSwift", swiftSettings: strict),
         .target(name: "RetroSwiftTesting", dependencies: ["RetroSwift"], swiftSettings: strict),
+        .target(
+            name: "RetroSwiftAsyncHTTPClient",
+            dependencies: [
+                "RetroSwift",
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["AsyncHTTPClient"])),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClient"])),
+                .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClient"])),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClient"])),
+            ],
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "RetroSwiftTests",
             dependencies: ["RetroSwift", "RetroSwiftTesting"],

@@ -1,0 +1,129 @@
+#if AsyncHTTPClient
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import RetroSwift
+
+/// An ``HttpTransport`` on swift-server's async-http-client, for server-side Swift on Linux, where it is much
+/// faster than URLSession. Enabled by the package trait `AsyncHTTPClient`.
+///
+/// Behaves like `URLSessionTransport`: one configuration per transport (a second, different one makes requests
+/// fail rather than silently redirecting them), timeouts from the endpoint or domain, task cancellation throws
+/// `CancellationError`, multipart file parts stream from disk, `DownloadedFile` responses stream to disk, and
+/// connection failures surface as `URLError` (`.cannotConnectToHost`, `.timedOut`, `.networkConnectionLost`) so
+/// retry policies work the same on both transports. Nothing is logged.
+public final class AsyncHTTPClientTransport: HttpTransport {
+    /// The client requests go through; its lifetime is yours (the default `.shared` needs no shutdown).
+    public let client: HTTPClient
+    /// Where the domain's configuration is kept.
+    public let configuration = HttpTransportConfigurationStore()
+    /// The whole-request deadline used when neither the endpoint nor the domain sets a timeout.
+    public let defaultTimeout: TimeInterval
+    /// The largest body kept in memory; larger ones fail (declare `DownloadedFile` to stream them to disk).
+    public let maxBodySize: Int
+
+    /// Creates a transport on `client`.
+    ///
+    /// - Parameters:
+    ///   - client: The HTTP client; `.shared` by default.
+    ///   - defaultTimeout: Seconds a whole request may take when no timeout is declared. Unlike URLSession's
+    ///     idle timeout this is a deadline for the complete exchange.
+    ///   - maxBodySize: The largest response body held in memory, in bytes.
+    public init(client: HTTPClient = .shared, defaultTimeout: TimeInterval = 60, maxBodySize: Int = 256 * 1024 * 1024) {
+        self.client = client
+        self.defaultTimeout = defaultTimeout
+        self.maxBodySize = maxBodySize
+    }
+
+    /// Points the transport at `scheme://host`.
+    public func setConfiguration(scheme: String, host: String, sharedHeaders: [String: String]?) {
+        configuration.set(scheme: scheme, host: host, sharedHeaders: sharedHeaders)
+    }
+
+    /// Points the transport at a base URL, which may carry a port and a base path.
+    public func setConfiguration(baseURL: URL, sharedHeaders: [String: String]?) {
+        configuration.set(baseURL: baseURL, sharedHeaders: sharedHeaders)
+    }
+
+    /// Sends the request and returns the response, whatever its status.
+    public func sendRequest(with params: HttpRequestParams) async throws -> HttpOperationResult {
+        let request = try makeRequest(params)
+        let timeout = TimeAmount.nanoseconds(Int64((params.timeout ?? defaultTimeout) * 1_000_000_000))
+        do {
+            let response = try await client.execute(request, timeout: timeout)
+            return try await result(from: response, params: params)
+        } catch {
+            throw Self.translate(error)
+        }
+    }
+
+    private func makeRequest(_ params: HttpRequestParams) throws -> HTTPClientRequest {
+        let configuration = try configuration.configuration(for: params)
+        var request = HTTPClientRequest(url: try params.url(relativeTo: configuration.baseURL).absoluteString)
+        request.method = HTTPMethod(rawValue: params.method.rawValue)
+        for header in params.headerFields(sharedHeaders: configuration.sharedHeaders) {
+            request.headers.add(name: header.name, value: header.value)
+        }
+        switch params.body?.content {
+        case nil:
+            break
+        case .data(let data)?:
+            request.body = .bytes(ByteBuffer(bytes: data))
+        case .multipart(let form)?:
+            request.body = .stream(MultipartByteStream(form: form), length: .known(try form.contentLength()))
+        }
+        return request
+    }
+
+    private func result(from response: HTTPClientResponse, params: HttpRequestParams) async throws -> HttpOperationResult {
+        var headers: [String: String] = [:]
+        for (name, value) in response.headers {
+            headers[name] = headers[name].map { "\($0), \(value)" } ?? value
+        }
+        let status = Int(response.status.code)
+        if params.responseDestination == .file && (200..<300).contains(status) {
+            let url = try await Self.download(response.body)
+            return HttpOperationResult(statusCode: status, headers: headers, downloadedFileURL: url)
+        }
+        let buffer = try await response.body.collect(upTo: maxBodySize)
+        return HttpOperationResult(statusCode: status, headers: headers, body: Data(buffer.readableBytesView))
+    }
+
+    private static func download(_ body: HTTPClientResponse.Body) async throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("retroswift-download-\(UUID().uuidString)")
+        guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
+        }
+        let handle = try FileHandle(forWritingTo: url)
+        defer { try? handle.close() }
+        do {
+            for try await chunk in body {
+                try handle.write(contentsOf: Data(chunk.readableBytesView))
+            }
+        } catch {
+            try? FileManager.default.removeItem(at: url)
+            throw error
+        }
+        return url
+    }
+
+    /// Maps client errors onto the errors `URLSessionTransport` throws, so callers and retry policies see one set.
+    private static func translate(_ error: any Error) -> any Error {
+        if error is CancellationError { return error }
+        if let clientError = error as? HTTPClientError {
+            switch clientError {
+            case .cancelled: return CancellationError()
+            case .deadlineExceeded, .readTimeout, .connectTimeout, .writeTimeout: return URLError(.timedOut)
+            case .remoteConnectionClosed: return URLError(.networkConnectionLost)
+            default: return error
+            }
+        }
+        if error is NIOConnectionError || error is IOError || error is ChannelError {
+            return URLError(.cannotConnectToHost)
+        }
+        return error
+    }
+}
+#endif
