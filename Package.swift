@@ -9,6 +9,7 @@ let package = Package(
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
     products: [
         .library(name: "RetroSwift", targets: ["RetroSwift"]),
+        .library(name: "RetroSwiftURLSession", targets: ["RetroSwiftURLSession"]),
         .library(name: "RetroSwiftTesting", targets: ["RetroSwiftTesting"]),
         .library(name: "RetroSwiftAsyncHTTPClient", targets: ["RetroSwiftAsyncHTTPClient"]),
     ],
@@ -25,6 +26,7 @@ let package = Package(
     ],
     targets: [
         .target(name: "RetroSwift", swiftSettings: strict),
+        .target(name: "RetroSwiftURLSession", dependencies: ["RetroSwift"], swiftSettings: strict),
         .target(name: "RetroSwiftTesting", dependencies: ["RetroSwift"], swiftSettings: strict),
         .target(
             name: "RetroSwiftAsyncHTTPClient",
@@ -34,6 +36,27 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClient"])),
                 .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClient"])),
                 .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClient"])),
+            ],
+            swiftSettings: strict
+        ),
+        // A real HTTP server for the end-to-end tests; tests only, so the libraries never depend on SwiftNIO.
+        .target(
+            name: "RetroSwiftTestServer",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ],
+            path: "Tests/RetroSwiftTestServer",
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "RetroSwiftIntegrationTests",
+            dependencies: [
+                "RetroSwift", "RetroSwiftURLSession", "RetroSwiftTestServer",
+                .target(name: "RetroSwiftAsyncHTTPClient", condition: .when(traits: ["AsyncHTTPClient"])),
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["AsyncHTTPClient"])),
             ],
             swiftSettings: strict
         ),

@@ -1,0 +1,95 @@
+import Foundation
+import RetroSwift
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// An ``HttpTransport`` on `URLSession`, for Apple platforms and Linux.
+///
+/// - One configuration per transport: a second `setConfiguration` with different values (two domains sharing
+///   this transport) makes every later request fail with `RequestError.transportNotConfigured` instead of
+///   silently sending one domain's calls to the other's host. Give each such domain its own transport; they can
+///   share one `URLSession`.
+/// - Timeouts: the endpoint's or domain's timeout becomes `URLRequest.timeoutInterval` (URLSession's idle
+///   timeout); expiry throws `URLError(.timedOut)`.
+/// - Cancelling the calling task cancels the URLSession task at once and throws `CancellationError`.
+/// - Multipart bodies with file parts are written to a temporary file chunk by chunk and uploaded from it, so a
+///   large file is never held in memory; `DownloadedFile` responses are downloaded to disk.
+/// - Nothing is printed. ``logger`` receives one line per call with method, URL, status and duration, never
+///   header values.
+public final class URLSessionTransport: HttpTransport {
+    /// Receives one line per call; it never contains header values (so no `Authorization` or cookies).
+    public typealias Logger = @Sendable (String) -> Void
+
+    /// The session requests go through.
+    public let session: URLSession
+    /// Where the domain's configuration is kept.
+    public let configuration = HttpTransportConfigurationStore()
+    /// The log hook, or `nil` for silence.
+    public let logger: Logger?
+
+    /// Creates a transport on `session` (`URLSession.shared` by default).
+    public init(session: URLSession = .shared, logger: Logger? = nil) {
+        self.session = session
+        self.logger = logger
+    }
+
+    /// Creates a transport on a new session with `configuration`.
+    public convenience init(configuration: URLSessionConfiguration, logger: Logger? = nil) {
+        self.init(session: URLSession(configuration: configuration), logger: logger)
+    }
+
+    /// Points the transport at `scheme://host`.
+    public func setConfiguration(scheme: String, host: String, sharedHeaders: [String: String]?) {
+        configuration.set(scheme: scheme, host: host, sharedHeaders: sharedHeaders)
+    }
+
+    /// Points the transport at a base URL, which may carry a port and a base path.
+    public func setConfiguration(baseURL: URL, sharedHeaders: [String: String]?) {
+        configuration.set(baseURL: baseURL, sharedHeaders: sharedHeaders)
+    }
+
+    /// Sends the request and returns the response, whatever its status.
+    public func sendRequest(with params: HttpRequestParams) async throws -> HttpOperationResult {
+        let request = try makeRequest(params)
+        let clock = ContinuousClock()
+        let start = clock.now
+        do {
+            let result = try await perform(request, params: params)
+            log(request, outcome: "\(result.statusCode)", duration: clock.now - start)
+            return result
+        } catch {
+            log(request, outcome: "failed: \(error)", duration: clock.now - start)
+            throw error
+        }
+    }
+
+    private func makeRequest(_ params: HttpRequestParams) throws -> URLRequest {
+        let configuration = try configuration.configuration(for: params)
+        var request = URLRequest(url: try params.url(relativeTo: configuration.baseURL))
+        request.httpMethod = params.method.rawValue
+        if let timeout = params.timeout { request.timeoutInterval = timeout }
+        for header in params.headerFields(sharedHeaders: configuration.sharedHeaders) {
+            request.setValue(header.value, forHTTPHeaderField: header.name)
+        }
+        return request
+    }
+
+    private func perform(_ request: URLRequest, params: HttpRequestParams) async throws -> HttpOperationResult {
+        let upload = try UploadSource(params.body)
+        defer { upload.cleanUp() }
+        if params.responseDestination == .file {
+            var request = request
+            if case .data(let data) = upload { request.httpBody = data }
+            if case .file(let url) = upload { request.httpBodyStream = InputStream(url: url) }
+            return try await SessionTaskRunner.download(request, in: session)
+        }
+        return try await SessionTaskRunner.data(request, upload: upload, in: session)
+    }
+
+    private func log(_ request: URLRequest, outcome: String, duration: Duration) {
+        guard let logger else { return }
+        let milliseconds = Int((Double(duration.components.seconds) * 1_000 + Double(duration.components.attoseconds) / 1e15).rounded())
+        logger("\(request.httpMethod ?? "GET") \(request.url?.absoluteString ?? "?") -> \(outcome) (\(milliseconds) ms)")
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+import RetroSwift
+import RetroSwiftTestServer
+import Testing
+
+@Suite("End to end: statuses and decoding", .timeLimit(.minutes(1)))
+struct StatusEndToEndTests {
+    private struct User: Codable, Equatable {
+        var name: String
+    }
+
+    private struct Problem: Codable, Equatable {
+        var message: String
+    }
+
+    private final class Api: Domain, @unchecked Sendable {
+        @Get("/user") var user: () async throws -> User
+        @Post("/user") var create: () async throws -> Either<User, Problem>
+        @Delete("/user") var delete: () async throws -> Empty
+        @Head("/user") var exists: () async throws -> Empty
+        @Get("/user") var userWithMetadata: () async throws -> HttpResponse<User>
+    }
+
+    private static func serving(_ response: ScriptedResponse) -> TestServer.Responder {
+        { _ in response }
+    }
+
+    @Test("200 and 201 decode; 204 and HEAD satisfy Empty", arguments: TransportKind.allCases)
+    func successes(kind: TransportKind) async throws {
+        try await withServer(kind, respond: { request in
+            switch request.method {
+            case "GET": return .json(#"{"name":"Ann"}"#)
+            case "POST": return .json(#"{"name":"Bob"}"#, status: 201)
+            default: return ScriptedResponse(status: 204)
+            }
+        }) { transport, server in
+            // Given
+            let api = Api(transport: transport)
+
+            // When
+            let user = try await api.user()
+            let created = try await api.create()
+            _ = try await api.delete()
+            _ = try await api.exists()
+            let withMetadata = try await api.userWithMetadata()
+
+            // Then
+            #expect(user == User(name: "Ann"))
+            #expect(created == .response(User(name: "Bob")))
+            #expect(withMetadata.statusCode == 200 && withMetadata.header("content-type") == "application/json")
+            #expect(server.requests.map(\.method) == ["GET", "POST", "DELETE", "HEAD", "GET"])
+        }
+    }
+
+    @Test("404 with a text/plain body throws HttpError carrying the text", arguments: TransportKind.allCases)
+    func notFound(kind: TransportKind) async throws {
+        try await withServer(kind, respond: Self.serving(.text("No such user", status: 404))) { transport, _ in
+            // When
+            let error = await #expect(throws: HttpError.self) { _ = try await Api(transport: transport).user() }
+
+            // Then
+            #expect(error?.statusCode == 404)
+            #expect(error?.localizedDescription == "HTTP 404 Not Found from Api.user (GET /user): No such user")
+        }
+    }
+
+    @Test("422 with a JSON error body decodes through Either", arguments: TransportKind.allCases)
+    func unprocessable(kind: TransportKind) async throws {
+        try await withServer(kind, respond: Self.serving(.json(#"{"message":"name taken"}"#, status: 422))) { transport, _ in
+            // When
+            let result = try await Api(transport: transport).create()
+
+            // Then
+            #expect(result == .errorResponse(Problem(message: "name taken")))
+        }
+    }
+
+    @Test("500 throws HttpError with the body", arguments: TransportKind.allCases)
+    func serverError(kind: TransportKind) async throws {
+        try await withServer(kind, respond: Self.serving(.json(#"{"message":"boom"}"#, status: 500))) { transport, _ in
+            // When
+            let error = await #expect(throws: HttpError.self) { _ = try await Api(transport: transport).delete() }
+
+            // Then
+            #expect(error?.statusCode == 500)
+            #expect(error?.body == Data(#"{"message":"boom"}"#.utf8))
+            #expect(error?.headers.contains { $0.key.lowercased() == "content-type" && $0.value == "application/json" } == true)
+        }
+    }
+
+    @Test("a malformed JSON body throws a decoding error naming the endpoint", arguments: TransportKind.allCases)
+    func malformed(kind: TransportKind) async throws {
+        try await withServer(kind, respond: Self.serving(.json(#"{"name": "#))) { transport, _ in
+            // When
+            let error = await #expect(throws: RequestError.self) { _ = try await Api(transport: transport).user() }
+
+            // Then
+            #expect(error?.kind == .undecodableResponse)
+            #expect(error?.description.hasPrefix("Api.user (GET /user): the HTTP 200 body does not decode as User") == true)
+        }
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import RetroSwift
+import RetroSwiftTestServer
+import Testing
+
+@Suite("End to end: streaming uploads and downloads", .timeLimit(.minutes(2)))
+struct StreamingTests {
+    private struct UploadRequest {
+        @FormParam var title: String = ""
+        @FormFile("file") var file = .empty
+    }
+
+    private final class Api: Domain, @unchecked Sendable {
+        @Post("/upload") var upload: (UploadRequest) async throws -> Empty
+        @Get("/download") var download: () async throws -> DownloadedFile
+        @Get("/missing") var missing: () async throws -> DownloadedFile
+    }
+
+    private static func pattern(_ count: Int) -> Data {
+        Data((0..<count).map { UInt8(truncatingIfNeeded: ($0 &* 2_654_435_761) >> 7) })
+    }
+
+    @Test("a @FormFile from a file URL uploads the file byte for byte", arguments: TransportKind.allCases)
+    func uploadFromFile(kind: TransportKind) async throws {
+        // Given
+        let content = Self.pattern(8 * 1024 * 1024)
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("retroswift-upload-\(UUID().uuidString)")
+        try content.write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+
+        try await withServer(kind) { transport, server in
+            let api = Api(transport: transport)
+            api.multipartBoundary = { "stream-boundary" }
+
+            // When
+            _ = try await api.upload(UploadRequest(title: "big", file: .init(fileName: "big.bin", mimeType: "application/octet-stream", fileURL: url)))
+
+            // Then
+            let received = try #require(server.requests.first)
+            let head = Data("--stream-boundary\r\nContent-Disposition: form-data; name=\"title\"\r\n\r\nbig\r\n--stream-boundary\r\nContent-Disposition: form-data; name=\"file\"; filename=\"big.bin\"\r\nContent-Type: application/octet-stream\r\n\r\n".utf8)
+            #expect(received.body.count == head.count + content.count + "\r\n--stream-boundary--\r\n".utf8.count)
+            #expect(received.body == head + content + Data("\r\n--stream-boundary--\r\n".utf8))
+        }
+    }
+
+    @Test("DownloadedFile streams a 2xx body to a file; an error body still throws", arguments: TransportKind.allCases)
+    func downloadToFile(kind: TransportKind) async throws {
+        let content = Self.pattern(8 * 1024 * 1024)
+        try await withServer(kind, respond: { request in
+            request.target == "/download"
+                ? ScriptedResponse(status: 200, headers: [("Content-Type", "application/octet-stream")], body: content)
+                : .text("gone", status: 404)
+        }) { transport, _ in
+            // Given
+            let api = Api(transport: transport)
+
+            // When
+            let file = try await api.download()
+            defer { try? FileManager.default.removeItem(at: file.url) }
+            let error = await #expect(throws: HttpError.self) { _ = try await api.missing() }
+
+            // Then
+            #expect(try Data(contentsOf: file.url) == content)
+            #expect(file.mimeType == "application/octet-stream")
+            #expect(error?.description.hasSuffix(": gone") == true)
+        }
+    }
+}

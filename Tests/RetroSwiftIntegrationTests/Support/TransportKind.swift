@@ -1,0 +1,31 @@
+import Foundation
+import RetroSwift
+import RetroSwiftURLSession
+#if AsyncHTTPClient
+import RetroSwiftAsyncHTTPClient
+#endif
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Every transport the end-to-end suite runs against, so a difference in behaviour fails a test.
+enum TransportKind: String, CaseIterable, CustomStringConvertible, Sendable {
+    case urlSession
+    #if AsyncHTTPClient
+    case asyncHTTPClient
+    #endif
+
+    var description: String { rawValue }
+
+    /// A fresh transport; URLSession ones get their own session so connection pools do not leak between tests.
+    func make() -> any HttpTransport {
+        switch self {
+        case .urlSession:
+            return URLSessionTransport(configuration: .ephemeral)
+        #if AsyncHTTPClient
+        case .asyncHTTPClient:
+            return AsyncHTTPClientTransport()
+        #endif
+        }
+    }
+}

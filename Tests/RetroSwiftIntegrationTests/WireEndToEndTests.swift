@@ -1,0 +1,151 @@
+import Foundation
+import RetroSwift
+import RetroSwiftTestServer
+import Testing
+
+@Suite("End to end: the wire", .timeLimit(.minutes(1)))
+struct WireEndToEndTests {
+    private enum Sort: String {
+        case newest = "new est"
+    }
+
+    private struct Note: Codable, Equatable {
+        var text: String
+        var at: Date
+    }
+
+    private struct LookupRequest {
+        @Path("item_id") var itemId: String = ""
+        @Query var text: String = ""
+        @Query("tag") var tags: [String] = []
+        @Query var page: Int? = nil
+        @Query var since: Date? = nil
+        @Query var archived: Bool = false
+        @Query var sort: Sort = .newest
+        @Header("X-Account-Id") var accountId: String = ""
+        @Header("X-Optional") var optional: String? = nil
+    }
+
+    private struct FormRequest {
+        @FormParam var user: String = ""
+        @FormParam("pass word") var password: String = ""
+        @FormParam var scopes: [String] = []
+    }
+
+    private struct UploadRequest {
+        @FormParam("model_id") var modelId: String = ""
+        @FormFile("file") var file = .empty
+    }
+
+    private struct NoteRequest {
+        @JsonBody var note: Note
+    }
+
+    private final class Api: Domain, @unchecked Sendable {
+        @Get("/items/{item_id}?fixed=1") var lookup: (LookupRequest) async throws -> Empty
+        @Post("/login") var login: (FormRequest) async throws -> Empty
+        @Post("/upload") var upload: (UploadRequest) async throws -> Empty
+        @Put("/notes") var note: (NoteRequest) async throws -> Note
+    }
+
+    @Test("path segments and queries arrive percent-encoded byte for byte", arguments: TransportKind.allCases)
+    func pathAndQuery(kind: TransportKind) async throws {
+        try await withServer(kind, basePath: "/api/v2") { transport, server in
+            // Given
+            let api = Api(transport: transport)
+            let request = LookupRequest(
+                itemId: "a/b?c#d%e f é😀", text: "a+b&c=d#e f", tags: ["x", "y z"], page: nil,
+                since: Date(timeIntervalSince1970: 1_700_000_000.5), archived: true, sort: .newest, accountId: "acc"
+            )
+
+            // When
+            _ = try await api.lookup(request)
+
+            // Then
+            let received = try #require(server.requests.first)
+            #expect(received.method == "GET")
+            #expect(received.target == "/api/v2/items/a%2Fb%3Fc%23d%25e%20f%20%C3%A9%F0%9F%98%80"
+                + "?fixed=1&text=a%2Bb%26c%3Dd%23e%20f&tag=x&tag=y%20z&since=1700000000500&archived=true&sort=new%20est")
+            #expect(received.pathSegments.last == "a/b?c#d%e f é😀")
+            #expect(received.queryItems.map(\.value) == ["1", "a+b&c=d#e f", "x", "y z", "1700000000500", "true", "new est"])
+            #expect(received.header("X-Account-Id") == "acc")
+            #expect(received.header("X-Optional") == nil)
+        }
+    }
+
+    @Test("request headers win over shared headers", arguments: TransportKind.allCases)
+    func headers(kind: TransportKind) async throws {
+        try await withServer(kind, sharedHeaders: ["X-Account-Id": "shared", "X-Client": "retroswift"]) { transport, server in
+            // Given
+            let api = Api(transport: transport)
+
+            // When
+            _ = try await api.lookup(LookupRequest(itemId: "1", accountId: "mine"))
+
+            // Then
+            let received = try #require(server.requests.first)
+            #expect(received.headers.filter { $0.name.lowercased() == "x-account-id" }.map(\.value) == ["mine"])
+            #expect(received.header("X-Client") == "retroswift")
+        }
+    }
+
+    @Test("form fields arrive form-urlencoded", arguments: TransportKind.allCases)
+    func form(kind: TransportKind) async throws {
+        try await withServer(kind) { transport, server in
+            // Given
+            let api = Api(transport: transport)
+
+            // When
+            _ = try await api.login(FormRequest(user: "ann@example.com", password: "p&s=s +1", scopes: ["read", "write"]))
+
+            // Then
+            let received = try #require(server.requests.first)
+            #expect(received.header("Content-Type") == "application/x-www-form-urlencoded; charset=utf-8")
+            #expect(String(decoding: received.body, as: UTF8.self) == "user=ann%40example.com&pass+word=p%26s%3Ds+%2B1&scopes=read&scopes=write")
+            #expect(received.formItems.map(\.value) == ["ann@example.com", "p&s=s +1", "read", "write"])
+        }
+    }
+
+    @Test("a multipart body with binary file content arrives byte for byte", arguments: TransportKind.allCases)
+    func multipart(kind: TransportKind) async throws {
+        try await withServer(kind) { transport, server in
+            // Given
+            let api = Api(transport: transport)
+            api.multipartBoundary = { "test-boundary" }
+            let content = Data((0...255).map(UInt8.init) + [0x0D, 0x0A, 0x2D, 0x2D])
+
+            // When
+            _ = try await api.upload(UploadRequest(modelId: "scribe_v1", file: .init(fileName: "a \"b\".bin", mimeType: "application/octet-stream", content: content)))
+
+            // Then
+            let received = try #require(server.requests.first)
+            #expect(received.header("Content-Type") == "multipart/form-data; boundary=test-boundary")
+            let expected = Data("--test-boundary\r\nContent-Disposition: form-data; name=\"model_id\"\r\n\r\nscribe_v1\r\n".utf8)
+                + Data("--test-boundary\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a %22b%22.bin\"\r\nContent-Type: application/octet-stream\r\n\r\n".utf8)
+                + content + Data("\r\n--test-boundary--\r\n".utf8)
+            #expect(received.body == expected)
+            #expect(received.header("Content-Length") == "\(expected.count)")
+        }
+    }
+
+    @Test("a JSON body is sent and a JSON response decoded, dates as epoch milliseconds", arguments: TransportKind.allCases)
+    func json(kind: TransportKind) async throws {
+        try await withServer(kind, respond: { request in
+            ScriptedResponse(status: 200, headers: [("Content-Type", "application/json")], body: request.body)
+        }) { transport, server in
+            // Given
+            let api = Api(transport: transport)
+            let note = Note(text: "héllo \"world\"", at: Date(timeIntervalSince1970: 1.25))
+
+            // When
+            let echoed = try await api.note(NoteRequest(note: note))
+
+            // Then
+            let received = try #require(server.requests.first)
+            #expect(received.method == "PUT")
+            #expect(received.header("Content-Type") == "application/json")
+            #expect(try JSONSerialization.jsonObject(with: received.body) as? NSDictionary == ["text": "héllo \"world\"", "at": 1250])
+            #expect(echoed == note)
+        }
+    }
+}

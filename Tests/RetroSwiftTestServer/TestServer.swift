@@ -1,0 +1,152 @@
+import Foundation
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+
+/// A real HTTP/1.1 server on 127.0.0.1 with an ephemeral port, built on SwiftNIO, that records every request
+/// byte for byte and answers from a script. Tests start and stop it themselves.
+public final class TestServer: Sendable {
+    /// Produces the answer to a request.
+    public typealias Responder = @Sendable (RecordedRequest) -> ScriptedResponse
+
+    /// The port the server listens on.
+    public let port: Int
+    private let channel: any Channel
+    private let recorded: RequestLog
+
+    private init(channel: any Channel, port: Int, recorded: RequestLog) {
+        self.channel = channel
+        self.port = port
+        self.recorded = recorded
+    }
+
+    /// `http://127.0.0.1:<port>`.
+    public var baseURL: URL {
+        URL(string: "http://127.0.0.1:\(port)")!
+    }
+
+    /// Every request received so far, in order of completion.
+    public var requests: [RecordedRequest] {
+        recorded.all
+    }
+
+    /// Starts a server answering with `respond`.
+    public static func start(_ respond: @escaping Responder) async throws -> TestServer {
+        let log = RequestLog()
+        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(.backlog, value: 256)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.configureHTTPServerPipeline()
+                    try channel.pipeline.syncOperations.addHandler(RecordingHandler(log: log, respond: respond))
+                }
+            }
+            .bind(host: "127.0.0.1", port: 0)
+            .get()
+        guard let port = channel.localAddress?.port else {
+            try await channel.close()
+            throw ChannelError.unknownLocalAddress
+        }
+        return TestServer(channel: channel, port: port, recorded: log)
+    }
+
+    /// A port on 127.0.0.1 that nothing listens on (bound, then released).
+    public static func unusedPort() async throws -> Int {
+        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .bind(host: "127.0.0.1", port: 0).get()
+        let port = channel.localAddress?.port ?? 1
+        try await channel.close()
+        return port
+    }
+
+    /// Stops listening.
+    public func stop() async {
+        try? await channel.close()
+    }
+}
+
+/// The requests a server has received, shared by its connections.
+final class RequestLog: Sendable {
+    private let storage = NIOLockedValueBox<[RecordedRequest]>([])
+
+    var all: [RecordedRequest] {
+        storage.withLockedValue { $0 }
+    }
+
+    func append(_ request: RecordedRequest) {
+        storage.withLockedValue { $0.append(request) }
+    }
+}
+
+/// Collects one request's head and body, then answers it as scripted.
+private final class RecordingHandler: ChannelInboundHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    private let log: RequestLog
+    private let respond: TestServer.Responder
+    private var head: HTTPRequestHead?
+    private var body = ByteBuffer()
+
+    init(log: RequestLog, respond: @escaping TestServer.Responder) {
+        self.log = log
+        self.respond = respond
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let head):
+            self.head = head
+            body.clear()
+        case .body(var chunk):
+            body.writeBuffer(&chunk)
+        case .end:
+            guard let head else { return }
+            let request = RecordedRequest(
+                method: head.method.rawValue, target: head.uri,
+                headers: head.headers.map { ($0.name, $0.value) }, body: Data(body.readableBytesView)
+            )
+            log.append(request)
+            answer(respond(request), keepAlive: head.isKeepAlive, context: context)
+        }
+    }
+
+    private func answer(_ response: ScriptedResponse, keepAlive: Bool, context: ChannelHandlerContext) {
+        switch response.behavior {
+        case .normal:
+            write(response, keepAlive: keepAlive, context: context)
+        case .delayed(let seconds):
+            let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+            context.eventLoop.scheduleTask(in: .milliseconds(Int64(seconds * 1_000))) {
+                let (handler, context) = bound.value
+                handler.write(response, keepAlive: keepAlive, context: context)
+            }
+        case .closeMidResponse:
+            var headers = HTTPHeaders(response.headers)
+            headers.replaceOrAdd(name: "Content-Length", value: "\(response.body.count + 1_000)")
+            context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .init(statusCode: response.status), headers: headers))), promise: nil)
+            context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: response.body)))), promise: nil)
+            context.close(promise: nil)
+        case .silent:
+            break
+        }
+    }
+
+    private func write(_ response: ScriptedResponse, keepAlive: Bool, context: ChannelHandlerContext) {
+        var headers = HTTPHeaders(response.headers)
+        headers.replaceOrAdd(name: "Content-Length", value: "\(response.body.count)")
+        if !keepAlive { headers.replaceOrAdd(name: "Connection", value: "close") }
+        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .init(statusCode: response.status), headers: headers))), promise: nil)
+        if !response.body.isEmpty {
+            context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: response.body)))), promise: nil)
+        }
+        let done = context.writeAndFlush(wrapOutboundOut(.end(nil)))
+        if !keepAlive {
+            let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
+            done.whenComplete { _ in bound.value.close(promise: nil) }
+        }
+    }
+}
