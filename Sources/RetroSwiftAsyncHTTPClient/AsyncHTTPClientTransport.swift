@@ -15,8 +15,16 @@ import RetroSwift
 /// connection failures surface as `URLError` (`.cannotConnectToHost`, `.timedOut`, `.networkConnectionLost`) so
 /// retry policies work the same on both transports. Nothing is logged.
 public final class AsyncHTTPClientTransport: HttpTransport {
-    /// The client requests go through; its lifetime is yours (the default `.shared` needs no shutdown).
+    /// The client requests go through; its lifetime is yours (the default ``failFastClient`` needs no shutdown).
     public let client: HTTPClient
+
+    /// A process-wide client configured like `HTTPClient.shared`, except that a connection that cannot be
+    /// established fails the request at once (as URLSession does) instead of being retried until the deadline.
+    public static let failFastClient: HTTPClient = {
+        var configuration = HTTPClient.Configuration.singletonConfiguration
+        configuration.connectionPool.retryConnectionEstablishment = false
+        return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+    }()
     /// Where the domain's configuration is kept.
     public let configuration = HttpTransportConfigurationStore()
     /// The whole-request deadline used when neither the endpoint nor the domain sets a timeout.
@@ -27,11 +35,12 @@ public final class AsyncHTTPClientTransport: HttpTransport {
     /// Creates a transport on `client`.
     ///
     /// - Parameters:
-    ///   - client: The HTTP client; `.shared` by default.
+    ///   - client: The HTTP client; ``failFastClient`` by default. Pass `.shared` to keep async-http-client's
+    ///     own behaviour of retrying refused connections until the request's deadline.
     ///   - defaultTimeout: Seconds a whole request may take when no timeout is declared. Unlike URLSession's
     ///     idle timeout this is a deadline for the complete exchange.
     ///   - maxBodySize: The largest response body held in memory, in bytes.
-    public init(client: HTTPClient = .shared, defaultTimeout: TimeInterval = 60, maxBodySize: Int = 256 * 1024 * 1024) {
+    public init(client: HTTPClient = AsyncHTTPClientTransport.failFastClient, defaultTimeout: TimeInterval = 60, maxBodySize: Int = 256 * 1024 * 1024) {
         self.client = client
         self.defaultTimeout = defaultTimeout
         self.maxBodySize = maxBodySize
@@ -119,6 +128,10 @@ public final class AsyncHTTPClientTransport: HttpTransport {
             case .remoteConnectionClosed: return URLError(.networkConnectionLost)
             default: return error
             }
+        }
+        // The server closed the connection before the body it announced was complete.
+        if let parserError = error as? HTTPParserError, parserError == .invalidEOFState {
+            return URLError(.networkConnectionLost)
         }
         if error is NIOConnectionError || error is IOError || error is ChannelError {
             return URLError(.cannotConnectToHost)
