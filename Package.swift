@@ -54,7 +54,7 @@ let package = Package(
         .testTarget(
             name: "RetroSwiftIntegrationTests",
             dependencies: [
-                "RetroSwift", "RetroSwiftURLSession", "RetroSwiftTestServer",
+                "RetroSwift", "RetroSwiftURLSession", "RetroSwiftTesting", "RetroSwiftTestServer",
                 .target(name: "RetroSwiftAsyncHTTPClient", condition: .when(traits: ["AsyncHTTPClient"])),
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["AsyncHTTPClient"])),
             ],

@@ -1,0 +1,150 @@
+import Foundation
+import RetroSwift
+import RetroSwiftTestServer
+import RetroSwiftTesting
+import Testing
+
+@Suite("End to end: interceptors", .timeLimit(.minutes(1)))
+struct InterceptorEndToEndTests {
+    private struct Item: Codable, Equatable {
+        var id: Int
+    }
+
+    private struct ItemRequest {
+        @Path var id: Int = 0
+    }
+
+    private final class Api: Domain, @unchecked Sendable {
+        @Get("/items/{id}") var item: (ItemRequest) async throws -> Item
+        @Post("/items") var create: () async throws -> Empty
+    }
+
+    /// Counts calls per target so a script can fail the first ones.
+    private final class Attempts: Sendable {
+        private let counts = Protected<[String: Int]>([:])
+
+        func next(_ key: String) -> Int {
+            counts.mutate { counts in
+                counts[key, default: 0] += 1
+                return counts[key]!
+            }
+        }
+    }
+
+    @Test("a token that expires mid-run with 20 concurrent calls causes exactly one refresh", arguments: TransportKind.allCases)
+    func tokenExpiry(kind: TransportKind) async throws {
+        let validToken = Protected("old")
+        try await withServer(kind, respond: { request in
+            guard request.header("Authorization") == "Bearer \(validToken.value)" else { return .text("expired", status: 401) }
+            return .json(#"{"id":\#(request.pathSegments.last ?? "0")}"#)
+        }) { transport, server in
+            // Given
+            let refreshes = Protected(0)
+            let store = BearerTokenStore(token: "old") { _ in
+                refreshes.mutate { $0 += 1 }
+                try await Task.sleep(nanoseconds: 30_000_000)
+                return "new"
+            }
+            let api = Api(transport: transport)
+            api.interceptors = [BearerAuthInterceptor(store: store)]
+            _ = try await api.item(ItemRequest(id: 0))
+
+            // When
+            validToken.mutate { $0 = "new" }
+            let items = try await withThrowingTaskGroup(of: Item.self) { group in
+                for id in 1...20 { group.addTask { try await api.item(ItemRequest(id: id)) } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+
+            // Then
+            #expect(Set(items.map(\.id)) == Set(1...20))
+            #expect(refreshes.value == 1)
+            #expect(server.requests.filter { $0.header("Authorization") == "Bearer new" }.count == 20)
+        }
+    }
+
+    @Test("a server that fails twice then succeeds takes three attempts", arguments: TransportKind.allCases)
+    func failsTwice(kind: TransportKind) async throws {
+        let attempts = Attempts()
+        try await withServer(kind, respond: { request in
+            attempts.next(request.target) <= 2 ? .text("busy", status: 503) : .json(#"{"id":7}"#)
+        }) { transport, server in
+            // Given
+            let sleeps = Protected<[TimeInterval]>([])
+            let api = Api(transport: transport)
+            api.interceptors = [RetryInterceptor(maxAttempts: 3, baseDelay: 0.05, maxDelay: 1) { seconds in
+                sleeps.mutate { $0.append(seconds) }
+                try await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
+            }]
+
+            // When
+            let item = try await api.item(ItemRequest(id: 7))
+
+            // Then
+            #expect(item == Item(id: 7))
+            #expect(server.requests.count == 3)
+            #expect(sleeps.value.count == 2 && sleeps.value[0] <= 0.05 && sleeps.value[1] <= 0.1)
+        }
+    }
+
+    @Test("a POST is not retried", arguments: TransportKind.allCases)
+    func postNotRetried(kind: TransportKind) async throws {
+        try await withServer(kind, respond: { _ in .text("busy", status: 503) }) { transport, server in
+            // Given
+            let api = Api(transport: transport)
+            api.interceptors = [RetryInterceptor(maxAttempts: 3, baseDelay: 0.01)]
+
+            // When
+            await #expect(throws: HttpError.self) { _ = try await api.create() }
+
+            // Then
+            #expect(server.requests.count == 1)
+        }
+    }
+
+    @Test("429 with Retry-After is waited for, then retried", arguments: TransportKind.allCases)
+    func retryAfter(kind: TransportKind) async throws {
+        let attempts = Attempts()
+        try await withServer(kind, respond: { request in
+            attempts.next(request.target) == 1
+                ? ScriptedResponse(status: 429, headers: [("Retry-After", "1")], body: Data("slow down".utf8))
+                : .json(#"{"id":1}"#)
+        }) { transport, server in
+            // Given
+            let sleeps = Protected<[TimeInterval]>([])
+            let api = Api(transport: transport)
+            api.interceptors = [RetryInterceptor { seconds in sleeps.mutate { $0.append(seconds) } }]
+
+            // When
+            _ = try await api.item(ItemRequest(id: 1))
+
+            // Then
+            #expect(sleeps.value == [1])
+            #expect(server.requests.count == 2)
+        }
+    }
+
+    @Test("the log has method, target, status and duration, and no secret", arguments: TransportKind.allCases)
+    func logging(kind: TransportKind) async throws {
+        try await withServer(kind, sharedHeaders: ["Cookie": "session=shared-secret"], respond: { _ in
+            ScriptedResponse(status: 200, headers: [("Content-Type", "application/json"), ("Set-Cookie", "session=server-secret")], body: Data(#"{"id":3}"#.utf8))
+        }) { transport, _ in
+            // Given
+            let lines = Protected<[String]>([])
+            let api = Api(transport: transport)
+            api.interceptors = [
+                LoggingInterceptor { entry in lines.mutate { $0.append("\(entry.summary) \(entry.requestHeaders) \(entry.responseHeaders)") } },
+                BearerAuthInterceptor(store: BearerTokenStore(token: "token-secret") { _ in "token-secret" }),
+            ]
+
+            // When
+            _ = try await api.item(ItemRequest(id: 3))
+
+            // Then
+            let log = lines.value.joined(separator: "\n")
+            #expect(log.hasPrefix("GET /items/3 -> 200 ("))
+            #expect(!log.contains("secret"))
+        }
+    }
+}
+
