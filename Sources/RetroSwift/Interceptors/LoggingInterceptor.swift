@@ -36,7 +36,7 @@ public struct LoggingInterceptor: Interceptor {
             requestHeaders: request.headers.map { HttpHeader(name: $0.name, value: redact($0.name, $0.value)) },
             statusCode: response?.statusCode,
             responseHeaders: (response?.headers ?? [:]).reduce(into: [:]) { $0[$1.key] = redact($1.key, $1.value) },
-            duration: duration, error: error.map { "\($0)" }
+            duration: duration, error: error?.localizedDescription
         )
     }
 

@@ -1,0 +1,68 @@
+import Foundation
+import RetroSwift
+
+/// Calls the schedules service through the README's declarations and a real transport.
+struct LiveWalkthrough {
+    let schedules: SchedulesApi
+    let speech: ElevenLabsApi
+    let uploadSize: Int
+
+    func run() async throws {
+        Console.section("Live calls over HTTP")
+
+        Console.step("GET the first page of schedules (@Query page/limit, @Header X-Account-Id)")
+        let page = try await schedules.getSchedules(GetSchedulesRequest(page: 1, schedulesPerPage: 3, accountId: "acc_demo"))
+        Console.result(page.schedules.map { "\($0.id) \"\($0.title)\"" }.joined(separator: ", "))
+
+        Console.step("PUT a new schedule (@JsonBody, dates as epoch milliseconds)")
+        let launch = Schedule(id: "sch_launch", title: "Launch review", startsAt: Date(timeIntervalSince1970: 1_767_830_400))
+        _ = try await schedules.createSchedule(CreateScheduleRequest(accountId: "acc_demo", scheduleBody: launch))
+        Console.result("created (Empty response)")
+
+        Console.step("POST an update to /api/v1/schedule/{schedule_id} (@Path)")
+        var renamed = launch
+        renamed.title = "Launch review (moved)"
+        let updated = try await schedules.updateSchedule(UpdateScheduleRequest(scheduleId: "sch_launch", accountId: "acc_demo", schedule: renamed))
+        Console.result("now titled \"\(updated.schedule.title)\"")
+
+        Console.step("DELETE it, then DELETE it again (Either<Response, ErrorResponse>)")
+        for _ in 0..<2 {
+            switch try await schedules.deleteSchedule(DeleteScheduleRequest(ScheduleId: "sch_launch", accountId: "acc_demo")) {
+            case .response(let deleted): Console.result(".response: deleted \(deleted.deletedId)")
+            case .errorResponse(let problem): Console.result(".errorResponse: \(problem.errorMessage)")
+            }
+        }
+
+        Console.step("GET without the account header: the server says 400 in text/plain (HttpError)")
+        do {
+            _ = try await schedules.getSchedules(GetSchedulesRequest(page: 1))
+        } catch let error as HttpError {
+            Console.result("HttpError \(error.statusCode): \(error.localizedDescription)")
+        }
+
+        Console.step("A path value of '..' never leaves the client (RequestError)")
+        do {
+            _ = try await schedules.deleteSchedule(DeleteScheduleRequest(ScheduleId: "..", accountId: "acc_demo"))
+        } catch let error as RequestError {
+            Console.result(error.description)
+        }
+
+        try await upload()
+    }
+
+    private func upload() async throws {
+        Console.step("POST a \(uploadSize / 1_048_576) MB recording as multipart/form-data (@FormParam, @FormFile from a file URL)")
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("retroswift-demo-\(UUID().uuidString).caf")
+        try Data((0..<uploadSize).map { UInt8(truncatingIfNeeded: $0 &* 7) }).write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let request = ElevenLabsApi.SpeechToTextApiRequest(
+            modelId: "scribe_v1",
+            languageCode: "en",
+            tagAudioEvents: false,
+            numSpeakers: 1,
+            recording: .init(fileName: "recording.caf", mimeType: "audio/x-caf", fileURL: url)
+        )
+        let transcribedText = try await speech.speechToText(request).text
+        Console.result("\"\(transcribedText)\"")
+    }
+}
