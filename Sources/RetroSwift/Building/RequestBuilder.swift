@@ -19,12 +19,21 @@ struct RequestBuilder {
         self.headers = plan.staticHeaders
     }
 
-    static func build(_ request: Any, plan: RequestPlan, settings: DomainSettings) throws -> HttpRequestParams {
+    static func build<Request>(_ request: Request, plan: RequestPlan, settings: DomainSettings) throws -> HttpRequestParams {
         var builder = RequestBuilder(plan: plan, settings: settings)
-        for (field, child) in zip(plan.fields, Mirror(reflecting: request).children) {
-            // The plan was made from this type, so every child is a parameter; the cast only re-opens the existential.
-            guard let parameter = child.value as? any RequestParameter else { continue }
-            try builder.add(parameter.anyValue, for: field)
+        if let access = plan.access {
+            try withUnsafeBytes(of: request) { bytes in
+                guard let base = bytes.baseAddress else { return }
+                for (field, location) in zip(plan.fields, access) {
+                    try builder.add(location.type.value(in: base, at: location.offset), for: field)
+                }
+            }
+        } else {
+            for (field, child) in zip(plan.fields, Mirror(reflecting: request).children) {
+                // The plan was made from this type, so every child is a parameter; the cast only opens the existential.
+                guard let parameter = child.value as? any RequestParameter else { continue }
+                try builder.add(parameter.anyValue, for: field)
+            }
         }
         return try builder.params()
     }

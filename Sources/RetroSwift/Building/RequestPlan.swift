@@ -15,12 +15,30 @@ struct RequestPlan: Sendable {
         let name: String
     }
 
+    /// Where a field's wrapper lives inside a request value, for reading it without `Mirror`.
+    struct FieldAccess: @unchecked Sendable {
+        // @unchecked: holds only a metatype and an offset, both immutable; metatypes are safe to share.
+        let offset: Int
+        let type: any RequestParameter.Type
+    }
+
     let endpoint: EndpointIdentity
     let template: PathTemplate
     /// One entry per stored property of the request type, in `Mirror` order.
     let fields: [Field]
+    /// The same fields by offset, when the request is a struct whose layout matched `Mirror`; else `nil`.
+    let access: [FieldAccess]?
     let bodyStyle: BodyStyle
     let staticHeaders: [HttpHeader]
     let timeout: TimeInterval?
     let responseDestination: ResponseDestination
+}
+
+extension RequestPlan {
+    func with(access: [FieldAccess]?) -> RequestPlan {
+        RequestPlan(
+            endpoint: endpoint, template: template, fields: fields, access: access, bodyStyle: bodyStyle,
+            staticHeaders: staticHeaders, timeout: timeout, responseDestination: responseDestination
+        )
+    }
 }

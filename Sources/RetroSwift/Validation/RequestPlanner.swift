@@ -35,7 +35,19 @@ struct RequestPlanner {
                 name: parameter.map { $0.explicitName ?? propertyName(label) }
             )
         }
-        return try plan(fields: fields, requestType: type(of: request), endpoint: endpoint, declaration: declaration, responseType: responseType)
+        let plan = try plan(fields: fields, requestType: type(of: request), endpoint: endpoint, declaration: declaration, responseType: responseType)
+        return plan.with(access: fieldAccess(of: type(of: request), matching: fields))
+    }
+
+    /// Offsets of the fields in `fields` (which came from `Mirror`), if the type's layout agrees exactly.
+    private static func fieldAccess(of type: Any.Type, matching fields: [FieldDescription]) -> [RequestPlan.FieldAccess]? {
+        guard let layout = TypeFields.layout(of: type), layout.count == fields.count else { return nil }
+        var access: [RequestPlan.FieldAccess] = []
+        for (field, stored) in zip(fields, layout) {
+            guard stored.label == field.label, let parameterType = stored.type as? any RequestParameter.Type else { return nil }
+            access.append(RequestPlan.FieldAccess(offset: stored.offset, type: parameterType))
+        }
+        return access
     }
 
     /// Validates what can be known from the types alone, for ``Domain/validateEndpoints()``.
@@ -66,7 +78,7 @@ struct RequestPlanner {
         guard planner.issues.isEmpty, let template else { throw DeclarationError(issues: planner.issues) }
         return RequestPlan(
             endpoint: endpoint, template: template, fields: fields.map { RequestPlan.Field(property: $0.property, kind: $0.kind, name: $0.name ?? $0.property) },
-            bodyStyle: bodyStyle, staticHeaders: staticHeaders, timeout: declaration.timeout,
+            access: nil, bodyStyle: bodyStyle, staticHeaders: staticHeaders, timeout: declaration.timeout,
             responseDestination: ResponseDecoding.destination(for: responseType)
         )
     }

@@ -4,18 +4,31 @@
 
 /// Describes a request type's stored properties from its metadata alone.
 enum TypeFields {
+    /// A stored property's label, byte offset and type.
+    struct Layout {
+        let label: String
+        let offset: Int
+        let type: Any.Type
+    }
+
+    /// The stored properties of a struct type, or `nil` for other kinds of types.
+    static func layout(of type: Any.Type) -> [Layout]? {
+        if type is AnyClass { return nil }
+        var fields: [Layout] = []
+        let described = _forEachField(of: type) { name, offset, fieldType, _ in
+            fields.append(Layout(label: String(cString: name), offset: offset, type: fieldType))
+            return true
+        }
+        return described ? fields : nil
+    }
+
     /// The fields of `type`, or `nil` when the runtime cannot describe it. Wire names are unknown (`nil`):
     /// explicit names such as `@Query("limit")` live in values, not in the type.
     static func describe(_ type: Any.Type) -> [RequestPlanner.FieldDescription]? {
         if type == Void.self { return [] }
         // Class request types are checked on the first call only (their SPI option is not concurrency-safe).
-        if type is AnyClass { return nil }
-        var fields: [RequestPlanner.FieldDescription] = []
-        let described = _forEachField(of: type) { name, _, fieldType, _ in
-            let kind = (fieldType as? any RequestParameter.Type)?.kind
-            fields.append(.init(label: String(cString: name), kind: kind, name: nil))
-            return true
+        return layout(of: type)?.map { field in
+            .init(label: field.label, kind: (field.type as? any RequestParameter.Type)?.kind, name: nil)
         }
-        return described ? fields : nil
     }
 }

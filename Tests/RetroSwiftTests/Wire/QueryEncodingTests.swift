@@ -122,3 +122,40 @@ struct QueryEncodingTests {
         #expect(error?.description == "Api.nested (GET /nested), field 'matrix': nested arrays cannot be sent; flatten the array")
     }
 }
+
+@Suite("Request types")
+struct RequestTypeTests {
+    /// A class: its fields are read through `Mirror` on every call instead of by offset.
+    private final class ClassRequest {
+        @Query var q: String = "a b"
+        @Header("X-Id") var id: Int = 7
+        @Path var name: String = "x/y"
+    }
+
+    private struct StructRequest {
+        @Query var q: String = "a b"
+        @Header("X-Id") var id: Int = 7
+        @Path var name: String = "x/y"
+    }
+
+    private final class Api: Domain, @unchecked Sendable {
+        @Get("/users/{name}") var byClass: (ClassRequest) async throws -> Empty
+        @Get("/users/{name}") var byStruct: (StructRequest) async throws -> Empty
+    }
+
+    @Test("class and struct requests produce the same wire request")
+    func classAndStruct() async throws {
+        // Given
+        let transport = RecordingTransport()
+        let api = Api(transport: transport)
+
+        // When
+        _ = try await api.byClass(ClassRequest())
+        _ = try await api.byStruct(StructRequest())
+        _ = try await api.byStruct(StructRequest())
+
+        // Then
+        let sent = transport.requests.map { "\($0.encodedPathAndQuery) \($0.headers)" }
+        #expect(sent == Array(repeating: #"/users/x%2Fy?q=a%20b [RetroSwift.HttpHeader(name: "X-Id", value: "7")]"#, count: 3))
+    }
+}
