@@ -39,7 +39,8 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        // A real HTTP server for the end-to-end tests; tests only, so the libraries never depend on SwiftNIO.
+        // A scripted HTTP server on 127.0.0.1 for the end-to-end tests. Deliberately not a product: SwiftPM then
+        // never fetches SwiftNIO for packages that depend on RetroSwift.
         .target(
             name: "RetroSwiftTestServer",
             dependencies: [
@@ -48,7 +49,6 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
-            path: "Tests/RetroSwiftTestServer",
             swiftSettings: strict
         ),
         .testTarget(

@@ -8,8 +8,10 @@ public struct RecordedRequest: Sendable {
     public let target: String
     /// The header fields in the order received.
     public let headers: [(name: String, value: String)]
-    /// The body bytes.
+    /// The body bytes (empty when the server was started with `recordingBodies: false`).
     public let body: Data
+    /// How many body bytes arrived, recorded or not.
+    public let bodyByteCount: Int
 
     /// The value of the first header named `name`, compared case-insensitively.
     public func header(_ name: String) -> String? {

@@ -31,8 +31,8 @@ public final class TestServer: Sendable {
         recorded.all
     }
 
-    /// Starts a server answering with `respond`.
-    public static func start(_ respond: @escaping Responder) async throws -> TestServer {
+    /// Starts a server answering with `respond`; with `recordingBodies: false` only body sizes are kept.
+    public static func start(recordingBodies: Bool = true, _ respond: @escaping Responder) async throws -> TestServer {
         let log = RequestLog()
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.backlog, value: 256)
@@ -41,7 +41,7 @@ public final class TestServer: Sendable {
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline()
-                    try channel.pipeline.syncOperations.addHandler(RecordingHandler(log: log, respond: respond))
+                    try channel.pipeline.syncOperations.addHandler(RecordingHandler(log: log, recordingBodies: recordingBodies, respond: respond))
                 }
             }
             .bind(host: "127.0.0.1", port: 0)
@@ -87,12 +87,15 @@ private final class RecordingHandler: ChannelInboundHandler {
     typealias OutboundOut = HTTPServerResponsePart
 
     private let log: RequestLog
+    private let recordingBodies: Bool
     private let respond: TestServer.Responder
     private var head: HTTPRequestHead?
     private var body = ByteBuffer()
+    private var bodyByteCount = 0
 
-    init(log: RequestLog, respond: @escaping TestServer.Responder) {
+    init(log: RequestLog, recordingBodies: Bool, respond: @escaping TestServer.Responder) {
         self.log = log
+        self.recordingBodies = recordingBodies
         self.respond = respond
     }
 
@@ -101,13 +104,16 @@ private final class RecordingHandler: ChannelInboundHandler {
         case .head(let head):
             self.head = head
             body.clear()
+            bodyByteCount = 0
         case .body(var chunk):
-            body.writeBuffer(&chunk)
+            bodyByteCount += chunk.readableBytes
+            if recordingBodies { body.writeBuffer(&chunk) }
         case .end:
             guard let head else { return }
             let request = RecordedRequest(
                 method: head.method.rawValue, target: head.uri,
-                headers: head.headers.map { ($0.name, $0.value) }, body: Data(body.readableBytesView)
+                headers: head.headers.map { ($0.name, $0.value) }, body: Data(body.readableBytesView),
+                bodyByteCount: bodyByteCount
             )
             log.append(request)
             answer(respond(request), keepAlive: head.isKeepAlive, context: context)
@@ -132,6 +138,27 @@ private final class RecordingHandler: ChannelInboundHandler {
             context.close(promise: nil)
         case .silent:
             break
+        case .streamed(let byteCount):
+            var headers = HTTPHeaders(response.headers)
+            headers.replaceOrAdd(name: "Content-Length", value: "\(byteCount)")
+            context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .init(statusCode: response.status), headers: headers))), promise: nil)
+            writeChunks(remaining: byteCount, context: context)
+        }
+    }
+
+    private static let chunk = ByteBuffer(bytes: (0..<65_536).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+
+    private func writeChunks(remaining: Int, context: ChannelHandlerContext) {
+        guard remaining > 0 else {
+            context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+            return
+        }
+        let size = min(remaining, Self.chunk.readableBytes)
+        let written = context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(Self.chunk.getSlice(at: 0, length: size)!))))
+        let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        written.whenSuccess {
+            let (handler, context) = bound.value
+            handler.writeChunks(remaining: remaining - size, context: context)
         }
     }
 
