@@ -1,0 +1,135 @@
+import AsyncHTTPClient
+import Benchmark
+import Foundation
+import NIOCore
+import RetroSwift
+import RetroSwiftAsyncHTTPClient
+import RetroSwiftTestServer
+import RetroSwiftURLSession
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// 3. End to end on loopback against a SwiftNIO server in this (release) process: RetroSwift on each transport
+/// against the same client used by hand. One benchmark iteration is one batch of `tasks` concurrent calls, so
+/// the ratio of times is the inverse ratio of throughput.
+func registerEndToEnd() {
+    let configuration = Benchmark.Configuration(
+        metrics: [.wallClock, .throughput], warmupIterations: 20, scalingFactor: .one, maxDuration: .seconds(3), maxIterations: 5_000
+    )
+    for tasks in [1, 32] {
+        for operation in E2EOperation.allCases {
+            for client in E2EClient.allCases {
+                Benchmark("End to end \(operation) 1 KB, \(tasks) task(s): \(client)", configuration: configuration) { benchmark in
+                    let harness = try await E2EHarness.shared.value
+                    for _ in benchmark.scaledIterations {
+                        try await withThrowingTaskGroup(of: Void.self) { group in
+                            for _ in 0..<tasks { group.addTask { try await harness.call(operation, with: client) } }
+                            try await group.waitForAll()
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+enum E2EOperation: String, CaseIterable, CustomStringConvertible, Sendable {
+    case get = "GET"
+    case post = "POST"
+
+    var description: String { rawValue }
+}
+
+enum E2EClient: String, CaseIterable, CustomStringConvertible, Sendable {
+    case rawURLSession = "raw URLSession.data(for:) (baseline)"
+    case retroSwiftURLSession = "RetroSwift + URLSessionTransport"
+    case rawAsyncHTTPClient = "raw async-http-client (baseline)"
+    case retroSwiftAsyncHTTPClient = "RetroSwift + AsyncHTTPClientTransport"
+
+    var description: String { rawValue }
+}
+
+struct E2EPayload: Codable, Sendable {
+    var items: [Catalog.Item]
+}
+
+struct E2EPostRequest {
+    @JsonBody var payload: E2EPayload
+}
+
+struct E2EAck: Codable, Sendable {
+    var ok: Bool
+}
+
+final class E2EApi: Domain, @unchecked Sendable {
+    @Get("/catalog") var catalog: () async throws -> E2EPayload
+    @Post("/catalog") var post: (E2EPostRequest) async throws -> E2EAck
+}
+
+/// The server and the clients, made once per benchmark process.
+final class E2EHarness: Sendable {
+    static let shared = Task { try await E2EHarness() }
+
+    let server: TestServer
+    let session = URLSession(configuration: .ephemeral)
+    let urlSessionApi: E2EApi
+    let asyncHTTPClientApi: E2EApi
+    let payload: E2EPayload
+    let payloadData: Data
+
+    init() async throws {
+        let payload = E2EPayload(items: (0..<12).map { Catalog.Item(id: $0, name: "Item number \($0)", price: 1.25, available: true, tags: ["a", "b"]) })
+        let payloadData = try JSONEncoder().encode(payload)
+        server = try await TestServer.start(recordingBodies: false) { request in
+            request.method == "GET"
+                ? ScriptedResponse(status: 200, headers: [("Content-Type", "application/json")], body: payloadData)
+                : .json(#"{"ok":true}"#)
+        }
+        self.payload = payload
+        self.payloadData = payloadData
+        let urlSessionTransport = URLSessionTransport(configuration: .ephemeral)
+        urlSessionTransport.setConfiguration(baseURL: server.baseURL, sharedHeaders: nil)
+        urlSessionApi = E2EApi(transport: urlSessionTransport)
+        let asyncHTTPClientTransport = AsyncHTTPClientTransport(client: .shared)
+        asyncHTTPClientTransport.setConfiguration(baseURL: server.baseURL, sharedHeaders: nil)
+        asyncHTTPClientApi = E2EApi(transport: asyncHTTPClientTransport)
+    }
+
+    func call(_ operation: E2EOperation, with client: E2EClient) async throws {
+        switch (operation, client) {
+        case (.get, .retroSwiftURLSession): blackHole(try await urlSessionApi.catalog())
+        case (.post, .retroSwiftURLSession): blackHole(try await urlSessionApi.post(E2EPostRequest(payload: payload)))
+        case (.get, .retroSwiftAsyncHTTPClient): blackHole(try await asyncHTTPClientApi.catalog())
+        case (.post, .retroSwiftAsyncHTTPClient): blackHole(try await asyncHTTPClientApi.post(E2EPostRequest(payload: payload)))
+        case (_, .rawURLSession): try await rawURLSession(operation)
+        case (_, .rawAsyncHTTPClient): try await rawAsyncHTTPClient(operation)
+        }
+    }
+
+    /// What careful hand-written URLSession code does: build, send, check the status, decode.
+    private func rawURLSession(_ operation: E2EOperation) async throws {
+        var request = URLRequest(url: server.baseURL.appendingPathComponent("catalog"))
+        request.httpMethod = operation.rawValue
+        if operation == .post {
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            request.httpBody = try JSONEncoder().encode(payload)
+        }
+        let (data, response) = try await session.data(for: request)
+        guard (response as? HTTPURLResponse)?.statusCode == 200 else { throw URLError(.badServerResponse) }
+        if operation == .get { blackHole(try JSONDecoder().decode(E2EPayload.self, from: data)) } else { blackHole(try JSONDecoder().decode(E2EAck.self, from: data)) }
+    }
+
+    private func rawAsyncHTTPClient(_ operation: E2EOperation) async throws {
+        var request = HTTPClientRequest(url: server.baseURL.absoluteString + "/catalog")
+        request.method = operation == .get ? .GET : .POST
+        if operation == .post {
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(ByteBuffer(bytes: try JSONEncoder().encode(payload)))
+        }
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
+        guard response.status.code == 200 else { throw URLError(.badServerResponse) }
+        let body = Data(try await response.body.collect(upTo: 1 << 20).readableBytesView)
+        if operation == .get { blackHole(try JSONDecoder().decode(E2EPayload.self, from: body)) } else { blackHole(try JSONDecoder().decode(E2EAck.self, from: body)) }
+    }
+}

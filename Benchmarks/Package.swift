@@ -1,0 +1,57 @@
+// swift-tools-version: 6.2
+import PackageDescription
+
+// A separate package so the library never depends on benchmarking tools. Run from the repository root:
+//   swift package --package-path Benchmarks benchmark
+let package = Package(
+    name: "Benchmarks",
+    platforms: [.macOS(.v13)],
+    dependencies: [
+        .package(name: "RetroSwift", path: "..", traits: ["AsyncHTTPClient"]),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        // Only the MallocInterposer trait: the default RuntimeInterposer needs a package this mirror lacks.
+        .package(url: "https://github.com/ordo-one/package-benchmark", from: "1.38.0", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.100.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // The end-to-end tests' server, linked (not copied) from the main package, where it is not a product.
+        .target(
+            name: "RetroSwiftTestServer",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ]
+        ),
+        // Peak memory of large transfers, one process per transfer; run by measure-memory.sh.
+        .executableTarget(
+            name: "memory-probe",
+            dependencies: [
+                .product(name: "RetroSwift", package: "RetroSwift"),
+                .product(name: "RetroSwiftURLSession", package: "RetroSwift"),
+                .product(name: "RetroSwiftAsyncHTTPClient", package: "RetroSwift"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "RetroSwiftTestServer",
+            ],
+            path: "Sources/MemoryProbe",
+            swiftSettings: [.treatAllWarnings(as: .error)]
+        ),
+        .executableTarget(
+            name: "RetroSwiftBenchmarks",
+            dependencies: [
+                .product(name: "RetroSwift", package: "RetroSwift"),
+                .product(name: "RetroSwiftURLSession", package: "RetroSwift"),
+                .product(name: "RetroSwiftAsyncHTTPClient", package: "RetroSwift"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Benchmark", package: "package-benchmark"),
+                "RetroSwiftTestServer",
+            ],
+            path: "Benchmarks/RetroSwiftBenchmarks",
+            swiftSettings: [.treatAllWarnings(as: .error)],
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,120 @@
+import ArgumentParser
+import Foundation
+import RetroSwift
+import RetroSwiftAsyncHTTPClient
+import RetroSwiftTestServer
+import RetroSwiftURLSession
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Measures peak resident memory of large uploads and downloads through RetroSwift, one transfer per process so
+/// the peak belongs to that transfer alone. `measure-memory.sh` drives it.
+@main
+struct MemoryProbe: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "memory-probe",
+        abstract: "Peak memory of large RetroSwift transfers.",
+        subcommands: [Serve.self, Upload.self, Download.self]
+    )
+}
+
+/// Which transport a transfer goes through.
+enum TransportChoice: String, ExpressibleByArgument, CaseIterable {
+    case urlsession, asynchttpclient
+
+    func make(port: Int) -> any HttpTransport {
+        let transport: any HttpTransport = self == .urlsession ? URLSessionTransport() : AsyncHTTPClientTransport(defaultTimeout: 600)
+        transport.setConfiguration(baseURL: URL(string: "http://127.0.0.1:\(port)")!, sharedHeaders: nil)
+        return transport
+    }
+}
+
+final class TransferApi: Domain, @unchecked Sendable {
+    struct UploadRequest {
+        @FormFile("file") var file = .empty
+    }
+
+    struct DownloadRequest {
+        @Query var bytes: Int = 0
+    }
+
+    struct Received: Decodable {
+        var bytes: Int
+    }
+
+    @Post("/upload", timeout: 600) var upload: (UploadRequest) async throws -> Received
+    @Get("/download", timeout: 600) var download: (DownloadRequest) async throws -> DownloadedFile
+}
+
+/// Peak resident set size of this process so far, in MiB.
+func peakResidentMiB() -> Double {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF, &usage)
+    #if os(Linux)
+    return Double(usage.ru_maxrss) / 1_024
+    #else
+    return Double(usage.ru_maxrss) / 1_048_576
+    #endif
+}
+
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Serve /upload and /download on 127.0.0.1; prints the port, runs until killed.")
+
+    func run() async throws {
+        let server = try await TestServer.start(recordingBodies: false) { request in
+            if request.method == "POST" { return .json(#"{"bytes":\#(request.bodyByteCount)}"#) }
+            let bytes = Int(request.queryItems.first { $0.name == "bytes" }?.value ?? "0") ?? 0
+            return ScriptedResponse(status: 200, headers: [("Content-Type", "application/octet-stream")], behavior: .streamed(byteCount: bytes))
+        }
+        print(server.port)
+        fflush(stdout)
+        while true { try await Task.sleep(nanoseconds: 3_600_000_000_000) }
+    }
+}
+
+struct Upload: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Upload a generated file as a multipart @FormFile from its URL.")
+
+    @Option var port: Int
+    @Option var megabytes = 200
+    @Option var transport = TransportChoice.urlsession
+
+    func run() async throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("memory-probe-\(UUID().uuidString).bin")
+        try writeFile(url, megabytes: megabytes)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let before = peakResidentMiB()
+        let api = TransferApi(transport: transport.make(port: port))
+        let received = try await api.upload(.init(file: .init(fileName: "big.bin", mimeType: "application/octet-stream", fileURL: url)))
+        guard received.bytes > megabytes * 1_048_576 else { throw ValidationError("server received only \(received.bytes) bytes") }
+        print("upload \(megabytes) MB via \(transport.rawValue): server received \(received.bytes) bytes; peak RSS \(Int(peakResidentMiB())) MiB (\(Int(before)) MiB before the transfer)")
+    }
+
+    /// Writes the file 1 MiB at a time so making it does not raise the peak we measure.
+    private func writeFile(_ url: URL, megabytes: Int) throws {
+        FileManager.default.createFile(atPath: url.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: url)
+        defer { try? handle.close() }
+        let block = Data((0..<1_048_576).map { UInt8(truncatingIfNeeded: $0 &* 13) })
+        for _ in 0..<megabytes { try handle.write(contentsOf: block) }
+    }
+}
+
+struct Download: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Download a generated body to a file with DownloadedFile.")
+
+    @Option var port: Int
+    @Option var megabytes = 1_024
+    @Option var transport = TransportChoice.urlsession
+
+    func run() async throws {
+        let before = peakResidentMiB()
+        let api = TransferApi(transport: transport.make(port: port))
+        let file = try await api.download(.init(bytes: megabytes * 1_048_576))
+        defer { try? FileManager.default.removeItem(at: file.url) }
+        let size = (try FileManager.default.attributesOfItem(atPath: file.url.path)[.size] as? NSNumber)?.intValue ?? 0
+        guard size == megabytes * 1_048_576 else { throw ValidationError("downloaded \(size) bytes") }
+        print("download \(megabytes) MB via \(transport.rawValue): \(size) bytes on disk; peak RSS \(Int(peakResidentMiB())) MiB (\(Int(before)) MiB before the transfer)")
+    }
+}

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Peak resident memory of a 200 MB @FormFile upload from a file URL and a 1 GB DownloadedFile download, through
+# both transports, against a local server in its own process. Usage: Benchmarks/measure-memory.sh [upload MB] [download MB]
+set -euo pipefail
+cd "$(dirname "$0")"
+upload_mb=${1:-200}
+download_mb=${2:-1024}
+swift build -c release --product memory-probe >/dev/null
+probe=$(swift build -c release --show-bin-path)/memory-probe
+"$probe" serve > .memory-probe-port &
+server=$!
+trap 'kill $server 2>/dev/null || true; rm -f .memory-probe-port' EXIT
+for _ in $(seq 50); do [ -s .memory-probe-port ] && break; sleep 0.1; done
+port=$(cat .memory-probe-port)
+for transport in urlsession asynchttpclient; do
+    "$probe" upload --port "$port" --megabytes "$upload_mb" --transport "$transport"
+    "$probe" download --port "$port" --megabytes "$download_mb" --transport "$transport"
+done

@@ -1,0 +1,6 @@
+#!/usr/bin/env bash
+# The benchmarks' CI check: builds them in release mode and runs request building and response decoding briefly,
+# so they cannot rot. It never judges times (this machine is shared and noisy); BENCHMARKS.md has real figures.
+set -euo pipefail
+cd "$(dirname "$0")"
+RETROSWIFT_BENCH_QUICK=1 swift package benchmark --no-progress --filter "Request building.*" --filter "Response decoding.*"
