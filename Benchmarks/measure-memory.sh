@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")"
 upload_mb=${1:-200}
 download_mb=${2:-1024}
-swift build -c release --product memory-probe >/dev/null
+swift build -c release --product memory-probe 2>&1 | grep -E 'error|Compiling|Build' || true
 probe=$(swift build -c release --show-bin-path)/memory-probe
 "$probe" serve > .memory-probe-port &
 server=$!

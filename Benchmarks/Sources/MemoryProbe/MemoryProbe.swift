@@ -50,10 +50,11 @@ final class TransferApi: Domain, @unchecked Sendable {
 /// Peak resident set size of this process so far, in MiB.
 func peakResidentMiB() -> Double {
     var usage = rusage()
-    getrusage(RUSAGE_SELF, &usage)
     #if os(Linux)
+    getrusage(RUSAGE_SELF.rawValue, &usage)
     return Double(usage.ru_maxrss) / 1_024
     #else
+    getrusage(RUSAGE_SELF, &usage)
     return Double(usage.ru_maxrss) / 1_048_576
     #endif
 }
@@ -67,8 +68,8 @@ struct Serve: AsyncParsableCommand {
             let bytes = Int(request.queryItems.first { $0.name == "bytes" }?.value ?? "0") ?? 0
             return ScriptedResponse(status: 200, headers: [("Content-Type", "application/octet-stream")], behavior: .streamed(byteCount: bytes))
         }
-        print(server.port)
-        fflush(stdout)
+        // A write straight to the file descriptor, unbuffered, so the script sees the port at once.
+        FileHandle.standardOutput.write(Data("\(server.port)\n".utf8))
         while true { try await Task.sleep(nanoseconds: 3_600_000_000_000) }
     }
 }
@@ -93,7 +94,7 @@ struct Upload: AsyncParsableCommand {
 
     /// Writes the file 1 MiB at a time so making it does not raise the peak we measure.
     private func writeFile(_ url: URL, megabytes: Int) throws {
-        FileManager.default.createFile(atPath: url.path, contents: nil)
+        guard FileManager.default.createFile(atPath: url.path, contents: nil) else { throw ValidationError("cannot create \(url.path)") }
         let handle = try FileHandle(forWritingTo: url)
         defer { try? handle.close() }
         let block = Data((0..<1_048_576).map { UInt8(truncatingIfNeeded: $0 &* 13) })
