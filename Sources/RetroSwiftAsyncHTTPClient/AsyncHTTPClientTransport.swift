@@ -14,7 +14,7 @@ import RetroSwift
 /// `CancellationError`, multipart file parts stream from disk, `DownloadedFile` responses stream to disk, and
 /// connection failures surface as `URLError` (`.cannotConnectToHost`, `.timedOut`, `.networkConnectionLost`) so
 /// retry policies work the same on both transports. Nothing is logged.
-public final class AsyncHTTPClientTransport: HttpTransport {
+public final class AsyncHTTPClientTransport: ConfigurableHttpTransport {
     /// The client requests go through; its lifetime is yours (the default ``failFastClient`` needs no shutdown).
     public let client: HTTPClient
 
@@ -44,16 +44,6 @@ public final class AsyncHTTPClientTransport: HttpTransport {
         self.client = client
         self.defaultTimeout = defaultTimeout
         self.maxBodySize = maxBodySize
-    }
-
-    /// Points the transport at `scheme://host`.
-    public func setConfiguration(scheme: String, host: String, sharedHeaders: [String: String]?) {
-        configuration.set(scheme: scheme, host: host, sharedHeaders: sharedHeaders)
-    }
-
-    /// Points the transport at a base URL, which may carry a port and a base path.
-    public func setConfiguration(baseURL: URL, sharedHeaders: [String: String]?) {
-        configuration.set(baseURL: baseURL, sharedHeaders: sharedHeaders)
     }
 
     /// Sends the request and returns the response, whatever its status.

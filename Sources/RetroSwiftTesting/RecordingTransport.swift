@@ -9,7 +9,7 @@ import RetroSwift
 /// _ = try await api.getSchedules(request)
 /// #expect(transport.requests.first?.encodedPathAndQuery == "/api/v1/schedule?page=1")
 /// ```
-public final class RecordingTransport: HttpTransport {
+public final class RecordingTransport: ConfigurableHttpTransport {
     /// Produces the response for a request; throw to simulate a transport failure.
     public typealias Responder = @Sendable (HttpRequestParams) async throws -> HttpOperationResult
 
@@ -31,16 +31,6 @@ public final class RecordingTransport: HttpTransport {
     /// The most recent request.
     public var lastRequest: HttpRequestParams? {
         requests.last
-    }
-
-    /// Records `scheme://host`.
-    public func setConfiguration(scheme: String, host: String, sharedHeaders: [String: String]?) {
-        configuration.set(scheme: scheme, host: host, sharedHeaders: sharedHeaders)
-    }
-
-    /// Records a base URL.
-    public func setConfiguration(baseURL: URL, sharedHeaders: [String: String]?) {
-        configuration.set(baseURL: baseURL, sharedHeaders: sharedHeaders)
     }
 
     /// Records the request and returns the responder's answer.

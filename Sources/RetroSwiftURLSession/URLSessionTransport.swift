@@ -17,7 +17,7 @@ import FoundationNetworking
 ///   large file is never held in memory; `DownloadedFile` responses are downloaded to disk.
 /// - Nothing is printed. ``logger`` receives one line per call with method, URL, status and duration, never
 ///   header values.
-public final class URLSessionTransport: HttpTransport {
+public final class URLSessionTransport: ConfigurableHttpTransport {
     /// Receives one line per call; it never contains header values (so no `Authorization` or cookies).
     public typealias Logger = @Sendable (String) -> Void
 
@@ -37,16 +37,6 @@ public final class URLSessionTransport: HttpTransport {
     /// Creates a transport on a new session with `configuration`.
     public convenience init(configuration: URLSessionConfiguration, logger: Logger? = nil) {
         self.init(session: URLSession(configuration: configuration), logger: logger)
-    }
-
-    /// Points the transport at `scheme://host`.
-    public func setConfiguration(scheme: String, host: String, sharedHeaders: [String: String]?) {
-        configuration.set(scheme: scheme, host: host, sharedHeaders: sharedHeaders)
-    }
-
-    /// Points the transport at a base URL, which may carry a port and a base path.
-    public func setConfiguration(baseURL: URL, sharedHeaders: [String: String]?) {
-        configuration.set(baseURL: baseURL, sharedHeaders: sharedHeaders)
     }
 
     /// Sends the request and returns the response, whatever its status.

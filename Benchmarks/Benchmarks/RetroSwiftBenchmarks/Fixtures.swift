@@ -49,21 +49,13 @@ final class BenchmarkApi: Domain, @unchecked Sendable {
 }
 
 /// A transport that does a real transport's work (URL, headers, body into a URLRequest) but no I/O.
-final class InProcessTransport: HttpTransport {
+final class InProcessTransport: ConfigurableHttpTransport {
     let configuration = HttpTransportConfigurationStore()
     let response: HttpOperationResult
 
     init(response: HttpOperationResult = HttpOperationResult(statusCode: 204)) {
         self.response = response
         configuration.set(baseURL: URL(string: "https://api.example.com/v2")!, sharedHeaders: ["User-Agent": "bench"])
-    }
-
-    func setConfiguration(scheme: String, host: String, sharedHeaders: [String: String]?) {
-        configuration.set(scheme: scheme, host: host, sharedHeaders: sharedHeaders)
-    }
-
-    func setConfiguration(baseURL: URL, sharedHeaders: [String: String]?) {
-        configuration.set(baseURL: baseURL, sharedHeaders: sharedHeaders)
     }
 
     func sendRequest(with params: HttpRequestParams) async throws -> HttpOperationResult {

@@ -3,7 +3,7 @@ import Foundation
 /// The network layer RetroSwift sends requests through.
 ///
 /// `RetroSwiftURLSession` ships a URLSession-based transport; `RetroSwiftTesting` ships a recording fake.
-/// A custom transport keeps its configuration in an ``HttpTransportConfigurationStore`` and builds the URL with
+/// A custom transport conforms to ``ConfigurableHttpTransport`` for its configuration and builds the URL with
 /// ``HttpRequestParams/url(relativeTo:)``, which leaves it no encoding work.
 public protocol HttpTransport: Sendable {
     /// Points the transport at `scheme://host`, with headers sent on every request.

@@ -1,0 +1,20 @@
+import Foundation
+
+/// A transport that keeps its configuration in an ``HttpTransportConfigurationStore`` and so gets both
+/// `setConfiguration` requirements of ``HttpTransport`` from this protocol.
+public protocol ConfigurableHttpTransport: HttpTransport {
+    /// Where the configuration set by the domain is kept.
+    var configuration: HttpTransportConfigurationStore { get }
+}
+
+extension ConfigurableHttpTransport {
+    /// Records `scheme://host` in ``configuration``.
+    public func setConfiguration(scheme: String, host: String, sharedHeaders: [String: String]?) {
+        configuration.set(scheme: scheme, host: host, sharedHeaders: sharedHeaders)
+    }
+
+    /// Records a base URL, which may carry a port and a base path, in ``configuration``.
+    public func setConfiguration(baseURL: URL, sharedHeaders: [String: String]?) {
+        configuration.set(baseURL: baseURL, sharedHeaders: sharedHeaders)
+    }
+}
