@@ -25,6 +25,26 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]
         ),
+        // What the benchmarks share: fixtures, the hand-written baselines and the end-to-end harness.
+        .target(
+            name: "BenchmarkSupport",
+            dependencies: [
+                .product(name: "RetroSwift", package: "RetroSwift"),
+                .product(name: "RetroSwiftURLSession", package: "RetroSwift"),
+                .product(name: "RetroSwiftAsyncHTTPClient", package: "RetroSwift"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                "RetroSwiftTestServer",
+            ],
+            swiftSettings: [.treatAllWarnings(as: .error)]
+        ),
+        // Paired end-to-end ratios, steadier than separate benchmarks on a shared machine.
+        .executableTarget(
+            name: "e2e-ratios",
+            dependencies: ["BenchmarkSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Sources/E2ERatios",
+            swiftSettings: [.treatAllWarnings(as: .error)]
+        ),
         // Peak memory of large transfers, one process per transfer; run by measure-memory.sh.
         .executableTarget(
             name: "memory-probe",
@@ -42,11 +62,8 @@ let package = Package(
             name: "RetroSwiftBenchmarks",
             dependencies: [
                 .product(name: "RetroSwift", package: "RetroSwift"),
-                .product(name: "RetroSwiftURLSession", package: "RetroSwift"),
-                .product(name: "RetroSwiftAsyncHTTPClient", package: "RetroSwift"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Benchmark", package: "package-benchmark"),
-                "RetroSwiftTestServer",
+                "BenchmarkSupport",
             ],
             path: "Benchmarks/RetroSwiftBenchmarks",
             swiftSettings: [.treatAllWarnings(as: .error)],

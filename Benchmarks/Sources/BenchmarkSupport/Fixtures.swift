@@ -5,34 +5,57 @@ import FoundationNetworking
 #endif
 
 /// The 6-field request of the benchmark: 2 path, 2 query, 1 header, 1 JSON body.
-struct UpdateEntryRequest {
+public struct UpdateEntryRequest {
     @Path("team_id") var teamId: String = ""
     @Path("entry_id") var entryId: Int = 0
     @Query var page: Int = 0
     @Query("sort") var sortOrder: String = ""
     @Header("X-Account-Id") var accountId: String = ""
     @JsonBody var entry: Entry
+
+    public init(teamId: String, entryId: Int, page: Int, sortOrder: String, accountId: String, entry: Entry) {
+        self.teamId = teamId
+        self.entryId = entryId
+        self.page = page
+        self.sortOrder = sortOrder
+        self.accountId = accountId
+        self.entry = entry
+    }
 }
 
-struct Entry: Codable, Sendable {
-    var title: String
-    var priority: Int
-    var tags: [String]
+public struct Entry: Codable, Sendable {
+    public var title: String
+    public var priority: Int
+    public var tags: [String]
+
+    public init(title: String, priority: Int, tags: [String]) {
+        self.title = title
+        self.priority = priority
+        self.tags = tags
+    }
 }
 
 /// A 1 KB-ish or larger JSON document to decode.
-struct Catalog: Codable, Sendable {
-    struct Item: Codable, Sendable {
-        var id: Int
-        var name: String
-        var price: Double
-        var available: Bool
-        var tags: [String]
+public struct Catalog: Codable, Sendable {
+    public struct Item: Codable, Sendable {
+        public var id: Int
+        public var name: String
+        public var price: Double
+        public var available: Bool
+        public var tags: [String]
+
+        public init(id: Int, name: String, price: Double, available: Bool, tags: [String]) {
+            self.id = id
+            self.name = name
+            self.price = price
+            self.available = available
+            self.tags = tags
+        }
     }
 
-    var items: [Item]
+    public var items: [Item]
 
-    static func json(items count: Int) -> Data {
+    public static func json(items count: Int) -> Data {
         let catalog = Catalog(items: (0..<count).map {
             Item(id: $0, name: "Item number \($0)", price: Double($0) * 1.25, available: $0 % 2 == 0, tags: ["a", "b\($0 % 7)"])
         })
@@ -40,25 +63,25 @@ struct Catalog: Codable, Sendable {
     }
 }
 
-final class BenchmarkApi: Domain, @unchecked Sendable {
+public final class BenchmarkApi: Domain, @unchecked Sendable {
     @Post("/teams/{team_id}/entries/{entry_id}")
-    var updateEntry: (UpdateEntryRequest) async throws -> Empty
+    public var updateEntry: (UpdateEntryRequest) async throws -> Empty
 
     @Get("/catalog")
-    var catalog: () async throws -> Catalog
+    public var catalog: () async throws -> Catalog
 }
 
 /// A transport that does a real transport's work (URL, headers, body into a URLRequest) but no I/O.
-final class InProcessTransport: ConfigurableHttpTransport {
-    let configuration = HttpTransportConfigurationStore()
+public final class InProcessTransport: ConfigurableHttpTransport {
+    public let configuration = HttpTransportConfigurationStore()
     let response: HttpOperationResult
 
-    init(response: HttpOperationResult = HttpOperationResult(statusCode: 204)) {
+    public init(response: HttpOperationResult = HttpOperationResult(statusCode: 204)) {
         self.response = response
         configuration.set(baseURL: URL(string: "https://api.example.com/v2")!, sharedHeaders: ["User-Agent": "bench"])
     }
 
-    func sendRequest(with params: HttpRequestParams) async throws -> HttpOperationResult {
+    public func sendRequest(with params: HttpRequestParams) async throws -> HttpOperationResult {
         let configuration = try configuration.configuration(for: params)
         var request = URLRequest(url: try params.url(relativeTo: configuration.baseURL))
         request.httpMethod = params.method.rawValue
@@ -77,7 +100,7 @@ func blackHoleRequest(_ request: URLRequest) {
 }
 
 /// The same request built by hand, the way careful URLSession code does it.
-enum HandWritten {
+public enum HandWritten {
     private static let segmentAllowed: CharacterSet = {
         var set = CharacterSet.alphanumerics.intersection(CharacterSet(charactersIn: Unicode.Scalar(0)...Unicode.Scalar(127)))
         set.insert(charactersIn: "-._~:@!$'()*,")
@@ -90,7 +113,7 @@ enum HandWritten {
         return set
     }()
 
-    static func updateEntry(teamId: String, entryId: Int, page: Int, sort: String, accountId: String, entry: Entry, encoder: JSONEncoder) throws -> URLRequest {
+    public static func updateEntry(teamId: String, entryId: Int, page: Int, sort: String, accountId: String, entry: Entry, encoder: JSONEncoder) throws -> URLRequest {
         var components = URLComponents(string: "https://api.example.com/v2")!
         let team = teamId.addingPercentEncoding(withAllowedCharacters: segmentAllowed)!
         components.percentEncodedPath += "/teams/\(team)/entries/\(entryId)"
@@ -106,18 +129,18 @@ enum HandWritten {
 }
 
 /// Returns a canned response and does nothing else: isolates RetroSwift's own response path.
-final class CannedTransport: HttpTransport {
+public final class CannedTransport: HttpTransport {
     let response: HttpOperationResult
 
-    init(response: HttpOperationResult) {
+    public init(response: HttpOperationResult) {
         self.response = response
     }
 
-    func setConfiguration(scheme: String, host: String, sharedHeaders: [String: String]?) {}
+    public func setConfiguration(scheme: String, host: String, sharedHeaders: [String: String]?) {}
 
-    func setConfiguration(baseURL: URL, sharedHeaders: [String: String]?) {}
+    public func setConfiguration(baseURL: URL, sharedHeaders: [String: String]?) {}
 
-    func sendRequest(with params: HttpRequestParams) async throws -> HttpOperationResult {
+    public func sendRequest(with params: HttpRequestParams) async throws -> HttpOperationResult {
         response
     }
 }

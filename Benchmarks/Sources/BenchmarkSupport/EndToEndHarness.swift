@@ -1,5 +1,4 @@
 import AsyncHTTPClient
-import Benchmark
 import Foundation
 import NIOCore
 import RetroSwift
@@ -10,48 +9,27 @@ import RetroSwiftURLSession
 import FoundationNetworking
 #endif
 
-/// 3. End to end on loopback against a SwiftNIO server in this (release) process: RetroSwift on each transport
-/// against the same client used by hand. One benchmark iteration is one batch of `tasks` concurrent calls, so
-/// the ratio of times is the inverse ratio of throughput.
-func registerEndToEnd() {
-    let configuration = Benchmark.Configuration(
-        metrics: [.wallClock, .throughput], warmupIterations: 20, scalingFactor: .one, maxDuration: .seconds(3), maxIterations: 5_000
-    )
-    for tasks in [1, 32] {
-        for operation in E2EOperation.allCases {
-            for client in E2EClient.allCases {
-                Benchmark("End to end \(operation) 1 KB, \(tasks) task(s): \(client)", configuration: configuration) { benchmark in
-                    let harness = try await E2EHarness.shared.value
-                    for _ in benchmark.scaledIterations {
-                        try await withThrowingTaskGroup(of: Void.self) { group in
-                            for _ in 0..<tasks { group.addTask { try await harness.call(operation, with: client) } }
-                            try await group.waitForAll()
-                        }
-                    }
-                }
-            }
-        }
-    }
-}
-
-enum E2EOperation: String, CaseIterable, CustomStringConvertible, Sendable {
+/// The two calls measured end to end.
+public enum E2EOperation: String, CaseIterable, CustomStringConvertible, Sendable {
     case get = "GET"
     case post = "POST"
 
-    var description: String { rawValue }
+    public var description: String { rawValue }
 }
 
-enum E2EClient: String, CaseIterable, CustomStringConvertible, Sendable {
+/// Who makes the call: RetroSwift on a transport, or the same client by hand.
+public enum E2EClient: String, CaseIterable, CustomStringConvertible, Sendable {
     case rawURLSession = "raw URLSession.data(for:) (baseline)"
     case retroSwiftURLSession = "RetroSwift + URLSessionTransport"
     case rawAsyncHTTPClient = "raw async-http-client (baseline)"
     case retroSwiftAsyncHTTPClient = "RetroSwift + AsyncHTTPClientTransport"
 
-    var description: String { rawValue }
+    public var description: String { rawValue }
 }
 
-struct E2EPayload: Codable, Sendable {
-    var items: [Catalog.Item]
+/// The 1 KB JSON document.
+public struct E2EPayload: Codable, Sendable {
+    public var items: [Catalog.Item]
 }
 
 struct E2EPostRequest {
@@ -67,9 +45,10 @@ final class E2EApi: Domain, @unchecked Sendable {
     @Post("/catalog") var post: (E2EPostRequest) async throws -> E2EAck
 }
 
-/// The server and the clients, made once per benchmark process.
-final class E2EHarness: Sendable {
-    static let shared = Task { try await E2EHarness() }
+/// The server and the clients, made once per process.
+public final class E2EHarness: Sendable {
+    /// The process-wide harness.
+    public static let shared = Task { try await E2EHarness() }
 
     let server: TestServer
     let session = URLSession(configuration: .ephemeral)
@@ -96,12 +75,20 @@ final class E2EHarness: Sendable {
         asyncHTTPClientApi = E2EApi(transport: asyncHTTPClientTransport)
     }
 
+    /// Runs `tasks` concurrent calls and waits for all of them.
+    public func batch(_ operation: E2EOperation, with client: E2EClient, tasks: Int) async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<tasks { group.addTask { try await self.call(operation, with: client) } }
+            try await group.waitForAll()
+        }
+    }
+
     func call(_ operation: E2EOperation, with client: E2EClient) async throws {
         switch (operation, client) {
-        case (.get, .retroSwiftURLSession): blackHole(try await urlSessionApi.catalog())
-        case (.post, .retroSwiftURLSession): blackHole(try await urlSessionApi.post(E2EPostRequest(payload: payload)))
-        case (.get, .retroSwiftAsyncHTTPClient): blackHole(try await asyncHTTPClientApi.catalog())
-        case (.post, .retroSwiftAsyncHTTPClient): blackHole(try await asyncHTTPClientApi.post(E2EPostRequest(payload: payload)))
+        case (.get, .retroSwiftURLSession): consume(try await urlSessionApi.catalog())
+        case (.post, .retroSwiftURLSession): consume(try await urlSessionApi.post(E2EPostRequest(payload: payload)))
+        case (.get, .retroSwiftAsyncHTTPClient): consume(try await asyncHTTPClientApi.catalog())
+        case (.post, .retroSwiftAsyncHTTPClient): consume(try await asyncHTTPClientApi.post(E2EPostRequest(payload: payload)))
         case (_, .rawURLSession): try await rawURLSession(operation)
         case (_, .rawAsyncHTTPClient): try await rawAsyncHTTPClient(operation)
         }
@@ -117,7 +104,7 @@ final class E2EHarness: Sendable {
         }
         let (data, response) = try await session.data(for: request)
         guard (response as? HTTPURLResponse)?.statusCode == 200 else { throw URLError(.badServerResponse) }
-        if operation == .get { blackHole(try JSONDecoder().decode(E2EPayload.self, from: data)) } else { blackHole(try JSONDecoder().decode(E2EAck.self, from: data)) }
+        if operation == .get { consume(try JSONDecoder().decode(E2EPayload.self, from: data)) } else { consume(try JSONDecoder().decode(E2EAck.self, from: data)) }
     }
 
     private func rawAsyncHTTPClient(_ operation: E2EOperation) async throws {
@@ -130,6 +117,12 @@ final class E2EHarness: Sendable {
         let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
         guard response.status.code == 200 else { throw URLError(.badServerResponse) }
         let body = Data(try await response.body.collect(upTo: 1 << 20).readableBytesView)
-        if operation == .get { blackHole(try JSONDecoder().decode(E2EPayload.self, from: body)) } else { blackHole(try JSONDecoder().decode(E2EAck.self, from: body)) }
+        if operation == .get { consume(try JSONDecoder().decode(E2EPayload.self, from: body)) } else { consume(try JSONDecoder().decode(E2EAck.self, from: body)) }
     }
+}
+
+/// Keeps a result alive so the optimizer cannot drop the work that made it.
+@inline(never)
+public func consume<T>(_ value: T) {
+    withExtendedLifetime(value) {}
 }
