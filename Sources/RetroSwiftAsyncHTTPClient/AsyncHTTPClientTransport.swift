@@ -60,7 +60,7 @@ public final class AsyncHTTPClientTransport: ConfigurableHttpTransport {
 
     private func makeRequest(_ params: HttpRequestParams) throws -> HTTPClientRequest {
         let configuration = try configuration.configuration(for: params)
-        var request = HTTPClientRequest(url: try params.url(relativeTo: configuration.baseURL).absoluteString)
+        var request = HTTPClientRequest(url: params.urlString(relativeTo: configuration.baseURL))
         request.method = HTTPMethod(rawValue: params.method.rawValue)
         for header in params.headerFields(sharedHeaders: configuration.sharedHeaders) {
             request.headers.add(name: header.name, value: header.value)

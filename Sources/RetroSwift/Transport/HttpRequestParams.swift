@@ -52,21 +52,25 @@ public struct HttpRequestParams: Sendable {
     ///
     /// Any query or fragment of `baseURL` is dropped.
     public func url(relativeTo baseURL: URL) throws -> URL {
-        guard var components = URLComponents(url: baseURL, resolvingAgainstBaseURL: true) else {
-            throw RequestError(.transportNotConfigured, endpoint: endpoint, reason: "base URL '\(baseURL)' is not a valid URL")
-        }
-        var basePath = components.percentEncodedPath
-        while basePath.hasSuffix("/") { basePath.removeLast() }
-        components.percentEncodedPath = basePath + encodedPath
-        components.percentEncodedQuery = encodedQuery
-        components.fragment = nil
-        guard let url = components.url else {
+        let string = urlString(relativeTo: baseURL)
+        guard let url = URL(string: string) else {
             throw RequestError(
                 .transportNotConfigured, endpoint: endpoint,
                 reason: "cannot join base URL '\(baseURL)' with '\(encodedPathAndQuery)'"
             )
         }
         return url
+    }
+
+    /// ``url(relativeTo:)`` as a string, for clients that take one (async-http-client parses it again anyway).
+    ///
+    /// Joins strings instead of going through `URLComponents`, which costs several microseconds per call on
+    /// Linux; every part is already percent-encoded, so nothing needs re-parsing.
+    public func urlString(relativeTo baseURL: URL) -> String {
+        var base = Substring(baseURL.absoluteString)
+        if let end = base.firstIndex(where: { $0 == "?" || $0 == "#" }) { base = base[..<end] }
+        while base.hasSuffix("/") { base.removeLast() }
+        return base + encodedPathAndQuery
     }
 
     /// The headers to send: the transport's shared headers, overridden by the request's own headers
