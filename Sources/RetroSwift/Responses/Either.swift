@@ -33,10 +33,8 @@ extension Either: HttpResponseDecodable {
         if response.isSuccess {
             return .response(try context.decode(Response.self, from: response))
         }
-        var asSuccess = response
-        asSuccess.statusCode = 200
         do {
-            return .errorResponse(try context.decode(ErrorResponse.self, from: asSuccess))
+            return .errorResponse(try context.decode(ErrorResponse.self, from: response, acceptingAnyStatus: true))
         } catch {
             throw HttpError(response: response, endpoint: context.endpoint)
         }
