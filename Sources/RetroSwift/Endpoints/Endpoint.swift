@@ -60,6 +60,41 @@ public struct Endpoint<Method: EndpointMethod, Signature>: Sendable {
         }
     }
 
+    /// An endpoint declared with a `@Sendable` signature, whose closures can be handed to other tasks:
+    /// `var getUser: @Sendable (GetUserRequest) async throws -> User`.
+    public init<Request, Response>(
+        _ path: String, timeout: TimeInterval? = nil, headers: [String: String] = [:],
+        formEncoding: FormEncoding = .automatic
+    ) where Signature == @Sendable (Request) async throws -> Response {
+        declaration = EndpointDeclaration(
+            method: Method.method, template: path, timeout: timeout, headers: headers, formEncoding: formEncoding
+        )
+        makeCall = { domain, key, state, declaration in
+            let key = PlanKey(key)
+            return { @Sendable request in try await EndpointCall.perform(domain, key.path, state, declaration, request) }
+        }
+        inspect = { endpoint, declaration in
+            RequestPlanner.issues(requestType: Request.self, endpoint: endpoint, declaration: declaration, responseType: Response.self)
+        }
+    }
+
+    /// A parameterless endpoint with a `@Sendable` signature: `var health: @Sendable () async throws -> Empty`.
+    public init<Response>(
+        _ path: String, timeout: TimeInterval? = nil, headers: [String: String] = [:],
+        formEncoding: FormEncoding = .automatic
+    ) where Signature == @Sendable () async throws -> Response {
+        declaration = EndpointDeclaration(
+            method: Method.method, template: path, timeout: timeout, headers: headers, formEncoding: formEncoding
+        )
+        makeCall = { domain, key, state, declaration in
+            let key = PlanKey(key)
+            return { @Sendable in try await EndpointCall.perform(domain, key.path, state, declaration, ()) }
+        }
+        inspect = { endpoint, declaration in
+            RequestPlanner.issues(requestType: Void.self, endpoint: endpoint, declaration: declaration, responseType: Response.self)
+        }
+    }
+
     /// Endpoints live in ``Domain`` subclasses only; the domain instance is reached through the subscript below.
     @available(*, unavailable, message: "@Get, @Post, @Put, @Patch, @Delete and @Head can only be used in a Domain subclass")
     public var wrappedValue: Signature {
@@ -107,5 +142,16 @@ extension Endpoint: EndpointProtocol {
     func declarationIssues(domain: String, name: String) -> [DeclarationError.Issue] {
         let endpoint = EndpointIdentity(domain: domain, name: name, method: declaration.method, template: declaration.template)
         return inspect(endpoint, declaration)
+    }
+}
+
+/// An endpoint's storage key path, carried into `@Sendable` endpoint closures.
+// @unchecked Sendable: key paths are immutable; Swift 6 leaves `AnyKeyPath` non-Sendable only because a key path
+// may capture non-Sendable subscript arguments, and this one names a stored property.
+struct PlanKey: @unchecked Sendable {
+    let path: AnyKeyPath
+
+    init(_ path: AnyKeyPath) {
+        self.path = path
     }
 }

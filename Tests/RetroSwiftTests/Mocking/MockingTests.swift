@@ -117,3 +117,47 @@ struct MockingTests {
         #expect(!transport.requests.isEmpty)
     }
 }
+
+@Suite("Sendable endpoint signatures")
+struct SendableSignatureTests {
+    private struct Item: Codable, Equatable, Sendable {
+        var id: Int
+    }
+
+    private struct ItemRequest: Sendable {
+        @Path var id: Int = 0
+    }
+
+    private final class Api: Domain, @unchecked Sendable {
+        @Get("/items/{id}") var item: @Sendable (ItemRequest) async throws -> Item
+        @Get("/health") var health: @Sendable () async throws -> Empty
+        @Get("/items/{id}") var plainItem: (ItemRequest) async throws -> Item
+    }
+
+    @Test("a @Sendable endpoint closure can be handed to other tasks, mocked and restored")
+    func sendableClosures() async throws {
+        // Given
+        let transport = RecordingTransport { params in .json(#"{"id":\#(params.encodedPath.split(separator: "/").last ?? "0")}"#) }
+        let api = Api(transport: transport)
+        let fetch = api.item
+
+        // When
+        let fetched = try await withThrowingTaskGroup(of: Item.self) { group in
+            for id in 1...3 { group.addTask { try await fetch(ItemRequest(id: id)) } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        _ = try await api.health()
+        api.item = { @Sendable _ in Item(id: -1) }
+        let mocked = try await api.item(ItemRequest(id: 9))
+        api.$item.removeMock()
+
+        // Then
+        #expect(Set(fetched.map(\.id)) == [1, 2, 3])
+        #expect(mocked == Item(id: -1))
+        #expect(try await api.item(ItemRequest(id: 4)) == Item(id: 4))
+        #expect(try await api.plainItem(ItemRequest(id: 5)) == Item(id: 5))
+        let paths = transport.requests.map(\.encodedPath)
+        #expect(Set(paths.prefix(3)) == ["/items/1", "/items/2", "/items/3"])
+        #expect(Array(paths.dropFirst(3)) == ["/health", "/items/4", "/items/5"])
+    }
+}
