@@ -1,0 +1,238 @@
+import Foundation
+import RetroSwift
+import RetroSwiftTestServer
+import RetroSwiftTesting
+import RetroSwiftURLSession
+import Testing
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+@Suite("End to end: URLSessionTransport configuration, logging, cancellation and downloads", .timeLimit(.minutes(1)))
+struct URLSessionTransportTests {
+    private struct Item: Codable, Equatable {
+        var id: Int
+    }
+
+    private struct ItemRequest {
+        @Path var id: Int = 0
+    }
+
+    private struct UploadRequest {
+        @FormFile("file") var file = .empty
+    }
+
+    // @unchecked Sendable: the fixtures add only endpoint wrappers, which are set up in init and never reassigned.
+    private final class Api: Domain, @unchecked Sendable {
+        @Get("/items/{id}") var item: (ItemRequest) async throws -> Item
+        @Post("/upload") var upload: (UploadRequest) async throws -> Empty
+        @Post("/convert") var convert: (UploadRequest) async throws -> DownloadedFile
+        @Get("/download") var download: () async throws -> DownloadedFile
+        @Get("/slow-download", timeout: 0.5) var slowDownload: () async throws -> DownloadedFile
+    }
+
+    // @unchecked Sendable: as `Api`.
+    private final class OtherApi: Domain, @unchecked Sendable {
+        @Get("/other/{id}") var item: (ItemRequest) async throws -> Item
+    }
+
+    /// README-style domains that configure their transport as they are made.
+    private enum ApiDomainFixture {
+        static func api(_ transport: any HttpTransport, baseURL: URL) -> Api {
+            transport.setConfiguration(baseURL: baseURL, sharedHeaders: nil)
+            return Api(transport: transport)
+        }
+
+        static func other(_ transport: any HttpTransport, baseURL: URL) -> OtherApi {
+            transport.setConfiguration(baseURL: baseURL, sharedHeaders: nil)
+            return OtherApi(transport: transport)
+        }
+    }
+
+    private static func pattern(_ count: Int, seed: Int = 0) -> Data {
+        Data((0..<count).map { UInt8(truncatingIfNeeded: (($0 &+ seed) &* 2_654_435_761) >> 7) })
+    }
+
+    private static func temporaryFile(_ content: Data) throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("retroswift-test-\(UUID().uuidString)")
+        try content.write(to: url)
+        return url
+    }
+
+    @Test("the logger gets one line per call with method, URL and status, and no Authorization or cookie value")
+    func logger() async throws {
+        // Given
+        let server = try await TestServer.start { _ in
+            ScriptedResponse(status: 200, headers: [("Content-Type", "application/json"), ("Set-Cookie", "session=server-secret")], body: Data(#"{"id":3}"#.utf8))
+        }
+        let lines = Protected<[String]>([])
+        let transport = URLSessionTransport(configuration: .ephemeral) { line in lines.mutate { $0.append(line) } }
+        transport.setConfiguration(baseURL: server.baseURL, sharedHeaders: ["Authorization": "Bearer shared-secret", "Cookie": "c=cookie-secret"])
+
+        // When
+        let item = try await Api(transport: transport).item(ItemRequest(id: 3))
+        await server.stop()
+
+        // Then
+        #expect(item == Item(id: 3))
+        #expect(server.requests.first?.header("Authorization") == "Bearer shared-secret")
+        #expect(lines.value.count == 1)
+        #expect(lines.value.first?.hasPrefix("GET http://127.0.0.1:\(server.port)/items/3 -> 200 (") == true)
+        #expect(!lines.value.joined().contains("secret"))
+    }
+
+    @Test("setConfiguration(scheme:host:) with host:port reaches the server", arguments: TransportKind.allCases)
+    func schemeAndHostWithPort(kind: TransportKind) async throws {
+        // Given
+        let server = try await TestServer.start { request in .json(#"{"id":\#(request.pathSegments.last ?? "0")}"#) }
+        let transport = kind.make()
+        transport.setConfiguration(scheme: "http", host: "127.0.0.1:\(server.port)", sharedHeaders: ["X-Shared": "1"])
+
+        // When
+        let item = try await Api(transport: transport).item(ItemRequest(id: 42))
+        await server.stop()
+
+        // Then
+        #expect(item == Item(id: 42))
+        #expect(server.requests.map(\.target) == ["/items/42"])
+        #expect(server.requests.first?.header("X-Shared") == "1")
+    }
+
+    @Test("two domains configuring one transport differently make calls fail instead of reaching the wrong host", arguments: TransportKind.allCases)
+    func conflictingConfigurations(kind: TransportKind) async throws {
+        // Given
+        let server = try await TestServer.start { _ in .json(#"{"id":1}"#) }
+        let shared = kind.make()
+        let api = ApiDomainFixture.api(shared, baseURL: server.baseURL)
+        let other = ApiDomainFixture.other(shared, baseURL: URL(string: server.baseURL.absoluteString + "/v2")!)
+
+        // When
+        let error = await #expect(throws: RequestError.self) { _ = try await api.item(ItemRequest(id: 1)) }
+        let otherError = await #expect(throws: RequestError.self) { _ = try await other.item(ItemRequest(id: 1)) }
+
+        // Then: nothing reached the server, and the same configuration twice is fine
+        #expect(error?.kind == .transportNotConfigured)
+        #expect(otherError?.kind == .transportNotConfigured)
+        #expect(error?.description.contains("configured twice") == true)
+        #expect(server.requests.isEmpty)
+        let fresh = kind.make()
+        fresh.setConfiguration(baseURL: server.baseURL, sharedHeaders: nil)
+        fresh.setConfiguration(baseURL: server.baseURL, sharedHeaders: nil)
+        #expect(try await Api(transport: fresh).item(ItemRequest(id: 1)) == Item(id: 1))
+        await server.stop()
+    }
+
+    @Test("cancelling a file upload throws CancellationError and deletes the temporary multipart file")
+    func cancelledUpload() async throws {
+        // Given: a file of a size no other test uses, so its multipart temporary file can be told apart
+        let content = Self.pattern(3_141_593)
+        let source = try Self.temporaryFile(content)
+        defer { try? FileManager.default.removeItem(at: source) }
+        try await withServer(.urlSession, respond: { _ in ScriptedResponse(behavior: .silent) }) { transport, server in
+            let api = Api(transport: transport)
+            api.multipartBoundary = { "cancel-boundary" }
+            let call = Task { try await api.upload(UploadRequest(file: .init(fileName: "a.bin", mimeType: "application/octet-stream", fileURL: source))) }
+            while server.requests.isEmpty { try await Task.sleep(nanoseconds: 5_000_000) }
+            let multipartSize = try #require(server.requests.first?.bodyByteCount)
+            #expect(multipartSize > content.count)
+            let temporary = try #require(Self.multipartTemporaryFiles().first { Self.size(of: $0) == multipartSize })
+
+            // When
+            call.cancel()
+            let result = await call.result
+
+            // Then
+            #expect(throws: CancellationError.self) { try result.get() }
+            #expect(!FileManager.default.fileExists(atPath: temporary.path))
+        }
+    }
+
+    @Test("cancelling a download while it waits throws CancellationError", arguments: TransportKind.allCases)
+    func cancelledDownload(kind: TransportKind) async throws {
+        try await withServer(kind, respond: { _ in ScriptedResponse(behavior: .silent) }) { transport, server in
+            // Given
+            let api = Api(transport: transport)
+            let call = Task { try await api.download() }
+            while server.requests.isEmpty { try await Task.sleep(nanoseconds: 5_000_000) }
+
+            // When
+            call.cancel()
+            let result = await call.result
+
+            // Then
+            #expect(throws: CancellationError.self) { try result.get() }
+        }
+    }
+
+    @Test("a download cut off mid-body and a download slower than its timeout end in URLErrors", arguments: TransportKind.allCases)
+    func downloadFaults(kind: TransportKind) async throws {
+        try await withServer(kind, respond: { request in
+            request.target == "/download"
+                ? ScriptedResponse(status: 200, body: Data(repeating: 1, count: 1_000), behavior: .closeMidResponse)
+                : ScriptedResponse(behavior: .silent)
+        }) { transport, _ in
+            // Given
+            let api = Api(transport: transport)
+
+            // When
+            let cut = await #expect(throws: URLError.self) { _ = try await api.download() }
+            let slow = await #expect(throws: URLError.self) { _ = try await api.slowDownload() }
+
+            // Then
+            #expect(cut?.code == .networkConnectionLost)
+            #expect(slow?.code == .timedOut)
+        }
+    }
+
+    @Test("a streamed 20 MB body lands on disk byte for byte", arguments: TransportKind.allCases)
+    func streamedDownload(kind: TransportKind) async throws {
+        let byteCount = 20 * 1_048_576 + 123
+        try await withServer(kind, respond: { _ in
+            ScriptedResponse(status: 200, headers: [("Content-Type", "application/octet-stream")], behavior: .streamed(byteCount: byteCount))
+        }) { transport, _ in
+            // When
+            let file = try await Api(transport: transport).download()
+            defer { try? FileManager.default.removeItem(at: file.url) }
+
+            // Then: the server writes (i * 31) mod 256 in 64 KiB blocks
+            let data = try Data(contentsOf: file.url)
+            #expect(data.count == byteCount)
+            #expect(data.enumerated().allSatisfy { $0.element == UInt8(truncatingIfNeeded: ($0.offset % 65_536) &* 31) })
+        }
+    }
+
+    @Test("a multipart upload from a file whose answer is downloaded to a file", arguments: TransportKind.allCases)
+    func uploadAndDownload(kind: TransportKind) async throws {
+        // Given
+        let content = Self.pattern(5 * 1_048_576, seed: 7)
+        let source = try Self.temporaryFile(content)
+        defer { try? FileManager.default.removeItem(at: source) }
+        try await withServer(kind, respond: { request in
+            ScriptedResponse(status: 200, headers: [("Content-Type", "application/octet-stream")], body: request.body)
+        }) { transport, server in
+            let api = Api(transport: transport)
+            api.multipartBoundary = { "both-ways" }
+
+            // When
+            let file = try await api.convert(UploadRequest(file: .init(fileName: "in.bin", mimeType: "application/octet-stream", fileURL: source)))
+            defer { try? FileManager.default.removeItem(at: file.url) }
+
+            // Then
+            let expected = Data("--both-ways\r\nContent-Disposition: form-data; name=\"file\"; filename=\"in.bin\"\r\nContent-Type: application/octet-stream\r\n\r\n".utf8)
+                + content + Data("\r\n--both-ways--\r\n".utf8)
+            #expect(server.requests.first?.body == expected)
+            #expect(try Data(contentsOf: file.url) == expected)
+        }
+    }
+
+    private static func multipartTemporaryFiles() throws -> [URL] {
+        let directory = FileManager.default.temporaryDirectory
+        return try FileManager.default.contentsOfDirectory(atPath: directory.path)
+            .filter { $0.hasPrefix("retroswift-multipart-") }
+            .map { directory.appendingPathComponent($0) }
+    }
+
+    private static func size(of url: URL) -> Int? {
+        (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.intValue
+    }
+}
