@@ -8,6 +8,7 @@ import FoundationNetworking
 
 @Suite("End to end: faults end in clear errors, never hangs", .timeLimit(.minutes(1)))
 struct FaultTests {
+    // @unchecked Sendable: the fixture adds only endpoint wrappers, set up in init and never reassigned.
     private final class Api: Domain, @unchecked Sendable {
         @Get("/data") var data: () async throws -> Data
         @Get("/slow", timeout: 0.5) var slow: () async throws -> Data

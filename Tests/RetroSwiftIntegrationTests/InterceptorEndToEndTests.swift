@@ -14,6 +14,7 @@ struct InterceptorEndToEndTests {
         @Path var id: Int = 0
     }
 
+    // @unchecked Sendable: the fixture adds only endpoint wrappers, set up in init and never reassigned.
     private final class Api: Domain, @unchecked Sendable {
         @Get("/items/{id}") var item: (ItemRequest) async throws -> Item
         @Post("/items") var create: () async throws -> Empty

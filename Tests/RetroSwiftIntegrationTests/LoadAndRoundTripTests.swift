@@ -22,6 +22,7 @@ struct LoadAndRoundTripTests {
         @FormParam var field: String = ""
     }
 
+    // @unchecked Sendable: the fixture adds only endpoint wrappers, set up in init and never reassigned.
     private final class Api: Domain, @unchecked Sendable {
         @Get("/echo/{n}") var echo: (EchoRequest) async throws -> Echo
         @Post("/round/{segment}") var roundTrip: (RoundTripRequest) async throws -> Empty

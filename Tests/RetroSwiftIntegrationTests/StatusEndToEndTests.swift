@@ -13,6 +13,7 @@ struct StatusEndToEndTests {
         var message: String
     }
 
+    // @unchecked Sendable: the fixture adds only endpoint wrappers, set up in init and never reassigned.
     private final class Api: Domain, @unchecked Sendable {
         @Get("/user") var user: () async throws -> User
         @Post("/user") var create: () async throws -> Either<User, Problem>

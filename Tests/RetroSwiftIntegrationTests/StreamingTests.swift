@@ -10,6 +10,7 @@ struct StreamingTests {
         @FormFile("file") var file = .empty
     }
 
+    // @unchecked Sendable: the fixture adds only endpoint wrappers, set up in init and never reassigned.
     private final class Api: Domain, @unchecked Sendable {
         @Post("/upload") var upload: (UploadRequest) async throws -> Empty
         @Get("/download") var download: () async throws -> DownloadedFile

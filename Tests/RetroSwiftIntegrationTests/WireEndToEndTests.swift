@@ -41,6 +41,7 @@ struct WireEndToEndTests {
         @JsonBody var note: Note
     }
 
+    // @unchecked Sendable: the fixture adds only endpoint wrappers, set up in init and never reassigned.
     private final class Api: Domain, @unchecked Sendable {
         @Get("/items/{item_id}?fixed=1") var lookup: (LookupRequest) async throws -> Empty
         @Post("/login") var login: (FormRequest) async throws -> Empty
@@ -86,6 +87,9 @@ struct WireEndToEndTests {
             let received = try #require(server.requests.first)
             #expect(received.headers.filter { $0.name.lowercased() == "x-account-id" }.map(\.value) == ["mine"])
             #expect(received.header("X-Client") == "retroswift")
+            #expect(received.queryItems.filter { $0.name == "archived" }.map(\.value) == ["false"])
+            #expect(received.queryItems.filter { $0.name == "sort" }.map(\.value) == ["new est"])
+            #expect(!received.queryItems.contains { $0.name == "page" || $0.name == "since" })
         }
     }
 
