@@ -45,6 +45,17 @@ let package = Package(
             path: "Sources/E2ERatios",
             swiftSettings: [.treatAllWarnings(as: .error)]
         ),
+        // Paired ratios of request building and response decoding (sections 1 and 2), steadier than separate benchmarks.
+        .executableTarget(
+            name: "inprocess-ratios",
+            dependencies: [
+                "BenchmarkSupport",
+                .product(name: "RetroSwift", package: "RetroSwift"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Sources/InProcessRatios",
+            swiftSettings: [.treatAllWarnings(as: .error)]
+        ),
         // Peak memory of large transfers, one process per transfer; run by measure-memory.sh.
         .executableTarget(
             name: "memory-probe",

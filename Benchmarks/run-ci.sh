@@ -4,3 +4,5 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 RETROSWIFT_BENCH_QUICK=1 swift package benchmark --no-progress --filter "Request building.*" --filter "Response decoding.*"
+# The paired ratios of the same comparisons, a few rounds only: proves the tool runs, says nothing about speed.
+swift run -c release inprocess-ratios --rounds 4 --batch 10
