@@ -71,6 +71,9 @@ public final class URLSessionTransport: ConfigurableHttpTransport {
         if params.responseDestination == .file {
             var request = request
             if case .data(let data) = upload { request.httpBody = data }
+            // Uploading a file and downloading the answer to a file at once: the body goes as a stream, which
+            // URLSession sends with chunked transfer encoding (on Linux it adds `Transfer-Encoding: chunked`
+            // even when `Content-Length` is set, which servers reject, so none is set here).
             if case .file(let url) = upload { request.httpBodyStream = InputStream(url: url) }
             return try await SessionTaskRunner.download(request, in: session)
         }
