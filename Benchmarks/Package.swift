@@ -56,6 +56,13 @@ let package = Package(
             path: "Sources/InProcessRatios",
             swiftSettings: [.treatAllWarnings(as: .error)]
         ),
+        // One side of a section 1 or 2 comparison in a plain loop, for callgrind; run by profile.sh.
+        .executableTarget(
+            name: "call-loop",
+            dependencies: ["BenchmarkSupport", .product(name: "RetroSwift", package: "RetroSwift")],
+            path: "Sources/CallLoop",
+            swiftSettings: [.treatAllWarnings(as: .error)]
+        ),
         // Peak memory of large transfers, one process per transfer; run by measure-memory.sh.
         .executableTarget(
             name: "memory-probe",

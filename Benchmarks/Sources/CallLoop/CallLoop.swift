@@ -1,0 +1,74 @@
+import BenchmarkSupport
+import Foundation
+import RetroSwift
+
+// Runs one side of a section 1 or 2 comparison in a plain loop, for profilers: `profile.sh` runs it under
+// callgrind at two iteration counts and divides the difference. Usage: call-loop <mode> <iterations>, where mode
+// is hand, retroswift, bare-1k or retroswift-1k.
+//
+// A synchronous main that waits for a detached task: valgrind crashes on an `async` main on Linux, where the main
+// thread parks in libdispatch.
+
+let arguments = CommandLine.arguments
+guard arguments.count == 3, let iterations = Int(arguments[2]), let run = CallLoop.loop(named: arguments[1]) else {
+    FileHandle.standardError.write(Data("usage: call-loop hand|retroswift|bare-1k|retroswift-1k <iterations>\n".utf8))
+    exit(2)
+}
+let finished = DispatchSemaphore(value: 0)
+Task.detached {
+    do {
+        try await run(20) // warm-up: the plan, metadata and conformance caches
+        try await run(iterations)
+    } catch {
+        FileHandle.standardError.write(Data("call-loop: \(error)\n".utf8))
+        exit(1)
+    }
+    finished.signal()
+}
+finished.wait()
+exit(0)
+
+enum CallLoop {
+    static func loop(named name: String) -> (@Sendable (Int) async throws -> Void)? {
+        let entry = Entry(title: "Quarterly review", priority: 2, tags: ["q3", "review"])
+        let body = Catalog.json(items: 12)
+        switch name {
+        case "hand":
+            let encoder = JSONEncoder()
+            encoder.dateEncodingStrategy = .millisecondsSince1970
+            return { count in
+                for _ in 0..<count {
+                    keep(try HandWritten.updateEntry(
+                        teamId: "team alpha", entryId: 42, page: 3, sort: "-created at", accountId: "acc_1", entry: entry, encoder: encoder
+                    ))
+                }
+            }
+        case "retroswift":
+            let api = BenchmarkApi(transport: InProcessTransport())
+            return { count in
+                let request = UpdateEntryRequest(
+                    teamId: "team alpha", entryId: 42, page: 3, sortOrder: "-created at", accountId: "acc_1", entry: entry
+                )
+                for _ in 0..<count { keep(try await api.updateEntry(request)) }
+            }
+        case "bare-1k":
+            return { count in
+                for _ in 0..<count { keep(try JSONDecoder().decode(Catalog.self, from: body)) }
+            }
+        case "retroswift-1k":
+            let api = BenchmarkApi(transport: CannedTransport(response: HttpOperationResult(
+                statusCode: 200, headers: ["Content-Type": "application/json"], body: body
+            )))
+            return { count in
+                for _ in 0..<count { keep(try await api.catalog()) }
+            }
+        default:
+            return nil
+        }
+    }
+
+    @inline(never)
+    static func keep<T>(_ value: T) {
+        withExtendedLifetime(value) {}
+    }
+}

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Instructions per call of each side of sections 1 and 2, counted by callgrind (deterministic, unlike time on a
+# shared machine): each mode runs at two iteration counts and the difference is divided by the extra calls, which
+# cancels start-up and warm-up. Needs valgrind (apt-get install valgrind).
+#   Benchmarks/profile.sh              # the table
+#   Benchmarks/profile.sh --annotate   # also the top functions of the RetroSwift request-building run
+set -euo pipefail
+cd "$(dirname "$0")"
+swift build -c release --product call-loop >/dev/null
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+# valgrind 3.19 gives up on this binary's DWARF (something among the NIO dependencies); symbols are enough here.
+loop=$out/call-loop
+strip --strip-debug -o "$loop" .build/release/call-loop
+low=300
+high=1300
+
+# Per-call instruction count of one mode; keeps the high run's profile in $out/<mode>.high.
+instructions() {
+    local mode=$1 counts=()
+    for n in $low $high; do
+        # Swift seeds its hashes per process unless told otherwise, which moves counts by a few thousand.
+        counts+=("$(SWIFT_DETERMINISTIC_HASHING=1 valgrind --tool=callgrind --callgrind-out-file="$out/$mode.$n" \
+            "$loop" "$mode" "$n" 2>&1 >/dev/null | sed -n 's/.*Collected : \([0-9]*\).*/\1/p')")
+    done
+    mv "$out/$mode.$high" "$out/$mode.high"
+    echo $(( (counts[1] - counts[0]) / (high - low) ))
+}
+
+hand=$(instructions hand)
+retro=$(instructions retroswift)
+bare=$(instructions bare-1k)
+retro1k=$(instructions retroswift-1k)
+echo "| comparison | baseline instructions per call | RetroSwift instructions per call | ratio |"
+echo "| --- | --- | --- | --- |"
+awk -v h="$hand" -v r="$retro" 'BEGIN { printf "| request building (6 fields) | %d | %d | %.3f |\n", h, r, r / h }'
+awk -v b="$bare" -v r="$retro1k" 'BEGIN { printf "| response decoding 1 KB | %d | %d | %.3f |\n", b, r, r / b }'
+
+if [[ "${1:-}" == "--annotate" ]]; then
+    echo
+    echo "Top functions (exclusive instructions, whole $high-call run) of RetroSwift request building:"
+    callgrind_annotate --auto=no "$out/retroswift.high" | sed -n '/^Ir/,$p' | head -40 | swift demangle --simplified
+fi
