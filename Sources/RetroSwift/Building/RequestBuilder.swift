@@ -5,7 +5,8 @@ struct RequestBuilder {
     let plan: RequestPlan
     let settings: DomainSettings
 
-    private var pathValues: [String: String] = [:]
+    /// Encoded path values by placeholder name; a few at most, so an array beats a dictionary.
+    private var pathValues: [(name: String, value: String)] = []
     private var queryItems: [HttpQueryItem] = []
     private var headers: [HttpHeader] = []
     private var jsonBody: Data?
@@ -17,6 +18,19 @@ struct RequestBuilder {
         self.settings = settings
         self.queryItems = plan.template.staticQueryItems
         self.headers = plan.staticHeaders
+        // Room for every field up front: growing these arrays one append at a time was several allocations per call.
+        var counts = (path: 0, query: 0, header: 0)
+        for field in plan.fields {
+            switch field.kind {
+            case .path: counts.path += 1
+            case .query: counts.query += 1
+            case .header: counts.header += 1
+            default: break
+            }
+        }
+        pathValues.reserveCapacity(counts.path)
+        queryItems.reserveCapacity(queryItems.count + counts.query)
+        headers.reserveCapacity(headers.count + counts.header)
     }
 
     static func build<Request>(_ request: Request, plan: RequestPlan, settings: DomainSettings) throws -> HttpRequestParams {
@@ -25,7 +39,20 @@ struct RequestBuilder {
             try withUnsafeBytes(of: request) { bytes in
                 guard let base = bytes.baseAddress else { return }
                 for (field, location) in zip(plan.fields, access) {
-                    try builder.add(location.type.value(in: base, at: location.offset), for: field)
+                    switch field.kind {
+                    case .path, .query, .header, .formParam:
+                        if let single = location.type.singleString(in: base, at: location.offset) {
+                            if let single {
+                                try builder.add(strings: CollectionOfOne(single), for: field)
+                            } else {
+                                try builder.add(strings: EmptyCollection(), for: field)
+                            }
+                        } else {
+                            try builder.add(location.type.value(in: base, at: location.offset), for: field)
+                        }
+                    case .jsonBody, .formFile:
+                        try builder.add(location.type.value(in: base, at: location.offset), for: field)
+                    }
                 }
             }
         } else {
@@ -40,13 +67,20 @@ struct RequestBuilder {
 
     private mutating func add(_ value: Any, for field: RequestPlan.Field) throws {
         switch field.kind {
-        case .path: pathValues[field.name] = try pathSegment(value, field)
-        case .query: queryItems += try strings(value, field).map { HttpQueryItem(name: field.name, value: $0) }
-        case .header: try addHeader(value, field)
+        case .path, .query, .header, .formParam: try add(strings: strings(value, field), for: field)
         case .jsonBody: jsonBody = try encodeJSON(value, field)
-        case .formParam:
-            form += try strings(value, field).map { .init(name: field.name, fileName: nil, mimeType: nil, content: .text($0)) }
         case .formFile: try addFile(value, field)
+        }
+    }
+
+    private mutating func add<Values: Collection<String>>(strings values: Values, for field: RequestPlan.Field) throws {
+        switch field.kind {
+        case .path: pathValues.append((field.name, try pathSegment(values, field)))
+        case .query: for value in values { queryItems.append(HttpQueryItem(name: field.name, value: value)) }
+        case .header: try addHeader(values, field)
+        case .formParam:
+            form += values.map { .init(name: field.name, fileName: nil, mimeType: nil, content: .text($0)) }
+        case .jsonBody, .formFile: preconditionFailure("not a string field")
         }
     }
 
@@ -60,8 +94,7 @@ struct RequestBuilder {
         }
     }
 
-    private func pathSegment(_ value: Any, _ field: RequestPlan.Field) throws -> String {
-        let values = try strings(value, field)
+    private func pathSegment<Values: Collection<String>>(_ values: Values, _ field: RequestPlan.Field) throws -> String {
         guard values.count == 1, let text = values.first else {
             throw invalid(field, values.isEmpty ? "path value is nil" : "path value is an array; a placeholder takes one value")
         }
@@ -70,8 +103,7 @@ struct RequestBuilder {
         return PercentEncoding.encode(text, allowing: PercentEncoding.pathSegment)
     }
 
-    private mutating func addHeader(_ value: Any, _ field: RequestPlan.Field) throws {
-        let values = try strings(value, field)
+    private mutating func addHeader<Values: Collection<String>>(_ values: Values, _ field: RequestPlan.Field) throws {
         guard !values.isEmpty else { return }
         let joined = values.joined(separator: ", ")
         if let problem = HeaderRules.problem(inValue: joined) { throw invalid(field, problem) }
@@ -119,21 +151,24 @@ struct RequestBuilder {
         for piece in plan.template.pieces {
             switch piece {
             case .literal(let text): path += text
-            case .placeholder(let name): path += pathValues[name] ?? ""
+            case .placeholder(let name): path += pathValues.first { $0.name == name }?.value ?? ""
             }
         }
         return path
     }
 
     private func encodedQuery() -> String? {
-        var parts: [String] = plan.template.staticQuery.map { [$0] } ?? []
-        let dynamic = queryItems.dropFirst(plan.template.staticQueryItems.count)
-        for item in dynamic {
-            let name = PercentEncoding.encode(item.name, allowing: PercentEncoding.queryComponent)
-            let value = PercentEncoding.encode(item.value, allowing: PercentEncoding.queryComponent)
-            parts.append(name + "=" + value)
+        // Appended into one string: a parts array and `joined` cost two allocations more.
+        var query = plan.template.staticQuery ?? ""
+        var hasQuery = plan.template.staticQuery != nil
+        for item in queryItems.dropFirst(plan.template.staticQueryItems.count) {
+            if hasQuery { query += "&" }
+            hasQuery = true
+            query += PercentEncoding.encode(item.name, allowing: PercentEncoding.queryComponent)
+            query += "="
+            query += PercentEncoding.encode(item.value, allowing: PercentEncoding.queryComponent)
         }
-        return parts.isEmpty ? nil : parts.joined(separator: "&")
+        return hasQuery ? query : nil
     }
 
     private func body() -> HttpRequestBody? {

@@ -2,7 +2,10 @@ import Foundation
 
 /// Everything about an endpoint and its request type that does not change between calls: computed and
 /// validated once, on the first call, then reused.
-struct RequestPlan: Sendable {
+///
+/// A class: every call reads the plan from a lock-guarded cache, and copying a struct of this many reference-counted
+/// fields cost a retain and a release per field per call.
+final class RequestPlan: Sendable {
     enum BodyStyle: Sendable {
         case none, json, formURLEncoded, multipart
     }
@@ -32,6 +35,20 @@ struct RequestPlan: Sendable {
     let staticHeaders: [HttpHeader]
     let timeout: TimeInterval?
     let responseDestination: ResponseDestination
+
+    init(
+        endpoint: EndpointIdentity, template: PathTemplate, fields: [Field], access: [FieldAccess]?, bodyStyle: BodyStyle,
+        staticHeaders: [HttpHeader], timeout: TimeInterval?, responseDestination: ResponseDestination
+    ) {
+        self.endpoint = endpoint
+        self.template = template
+        self.fields = fields
+        self.access = access
+        self.bodyStyle = bodyStyle
+        self.staticHeaders = staticHeaders
+        self.timeout = timeout
+        self.responseDestination = responseDestination
+    }
 }
 
 extension RequestPlan {

@@ -67,24 +67,48 @@ public struct HttpRequestParams: Sendable {
     /// Joins strings instead of going through `URLComponents`, which costs several microseconds per call on
     /// Linux; every part is already percent-encoded, so nothing needs re-parsing.
     public func urlString(relativeTo baseURL: URL) -> String {
-        var base = Substring(baseURL.absoluteString)
-        if let end = base.firstIndex(where: { $0 == "?" || $0 == "#" }) { base = base[..<end] }
-        while base.hasSuffix("/") { base.removeLast() }
-        return base + encodedPathAndQuery
+        // UTF-8 code units, not Characters: the delimiters are ASCII, and grapheme breaking is the slow part here.
+        let base = baseURL.absoluteString
+        let utf8 = base.utf8
+        var end = utf8.firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? utf8.endIndex
+        while end > utf8.startIndex, utf8[utf8.index(before: end)] == UInt8(ascii: "/") { end = utf8.index(before: end) }
+        var url = String(base[..<end])
+        url.reserveCapacity(utf8.distance(from: utf8.startIndex, to: end) + encodedPath.utf8.count + (encodedQuery?.utf8.count ?? -1) + 1)
+        url += encodedPath
+        if let encodedQuery {
+            url += "?"
+            url += encodedQuery
+        }
+        return url
     }
 
     /// The headers to send: the transport's shared headers, overridden by the request's own headers
     /// (names compare case-insensitively), then `Content-Type` from the body unless the request sets one.
     public func headerFields(sharedHeaders: [String: String]? = nil) -> [HttpHeader] {
         var fields: [HttpHeader] = []
-        let own = Set(headers.map { $0.name.lowercased() })
-        for (name, value) in (sharedHeaders ?? [:]).sorted(by: { $0.key < $1.key }) where !own.contains(name.lowercased()) {
-            fields.append(HttpHeader(name: name, value: value))
+        fields.reserveCapacity((sharedHeaders?.count ?? 0) + headers.count + 1)
+        if let sharedHeaders, !sharedHeaders.isEmpty {
+            // One shared header (the usual case) needs no sorted copy of the dictionary.
+            let shared = sharedHeaders.count == 1 ? [sharedHeaders.first!] : sharedHeaders.sorted { $0.key < $1.key }
+            for (name, value) in shared where !headers.contains(where: { Self.sameName($0.name, name) }) {
+                fields.append(HttpHeader(name: name, value: value))
+            }
         }
         fields.append(contentsOf: headers)
-        if let body, !fields.contains(where: { $0.name.lowercased() == "content-type" }) {
+        if let body, !fields.contains(where: { Self.sameName($0.name, "Content-Type") }) {
             fields.append(HttpHeader(name: "Content-Type", value: body.contentType))
         }
         return fields
+    }
+
+    /// Header names compare case-insensitively; they are ASCII tokens, so this needs no `lowercased()` copies.
+    static func sameName(_ lhs: String, _ rhs: String) -> Bool {
+        let lhs = lhs.utf8, rhs = rhs.utf8
+        guard lhs.count == rhs.count else { return false }
+        return zip(lhs, rhs).allSatisfy { asciiLower($0) == asciiLower($1) }
+    }
+
+    private static func asciiLower(_ byte: UInt8) -> UInt8 {
+        byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte
     }
 }
