@@ -25,7 +25,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.100.0"),
     ],
     targets: [
-        .target(name: "RetroSwift", swiftSettings: strict),
+        // The core reads request structs by offset; strict memory safety makes every unsafe expression visible
+        // (all of them live in Reflection/UnsafeStructMemory.swift).
+        .target(name: "RetroSwift", swiftSettings: strict + [.strictMemorySafety()]),
         .target(name: "RetroSwiftURLSession", dependencies: ["RetroSwift"], swiftSettings: strict),
         .target(name: "RetroSwiftTesting", dependencies: ["RetroSwift"], swiftSettings: strict),
         .target(

@@ -1,10 +1,33 @@
 import Foundation
 
-/// Turns a field's value into the strings sent on the wire, by Echo's rules.
+/// Turns a field's value into the strings sent on the wire, by Echo's rules. The one place that does.
 enum ParameterValues {
     enum Failure: Error {
         case unsupported(String)
         case nested
+    }
+
+    /// The wire strings of one field: none (`nil`), one (a scalar), or one per element (an array).
+    enum WireStrings {
+        case none
+        case one(String)
+        case many([String])
+    }
+
+    /// The strings for `value`. The commonest field types are recognised by their static type first, which
+    /// saves boxing the value in `Any` and trying it against every type below on each call.
+    static func wireStrings<Value>(of value: Value) throws(Failure) -> WireStrings {
+        if Value.self == String.self, let string = value as? String { return .one(text(string)) }
+        if Value.self == Int.self, let int = value as? Int { return .one(text(int)) }
+        if Value.self == Bool.self, let bool = value as? Bool { return .one(text(bool)) }
+        if Value.self == String?.self, let string = value as? String? { return string.map { .one(text($0)) } ?? .none }
+        if Value.self == Int?.self, let int = value as? Int? { return int.map { .one(text($0)) } ?? .none }
+        let strings = try strings(from: value as Any)
+        switch strings.count {
+        case 0: return .none
+        case 1: return .one(strings[0])
+        default: return .many(strings)
+        }
     }
 
     /// The strings for `value`: none for `nil`, one for a scalar, one per element for an array.
@@ -24,12 +47,12 @@ enum ParameterValues {
         return [try scalar(value)]
     }
 
-    // Common types first: this runs for every field of every call.
+    // Common types first.
     private static func scalar(_ value: Any) throws(Failure) -> String {
         switch value {
-        case let string as String: return string
-        case let int as Int: return String(int)
-        case let bool as Bool: return bool ? "true" : "false"
+        case let string as String: return text(string)
+        case let int as Int: return text(int)
+        case let bool as Bool: return text(bool)
         case let double as Double: return String(double)
         case let date as Date: return String(Int64((date.timeIntervalSince1970 * 1000).rounded()))
         case let uuid as UUID: return uuid.uuidString
@@ -40,6 +63,18 @@ enum ParameterValues {
         case let lossless as any LosslessStringConvertible: return lossless.description
         default: throw .unsupported(String(describing: type(of: value)))
         }
+    }
+
+    private static func text(_ string: String) -> String {
+        string
+    }
+
+    private static func text(_ int: Int) -> String {
+        String(int)
+    }
+
+    private static func text(_ bool: Bool) -> String {
+        bool ? "true" : "false"
     }
 
     private static func rawValue<T: RawRepresentable>(of value: T) -> Any {

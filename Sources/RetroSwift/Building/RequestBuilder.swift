@@ -33,43 +33,59 @@ struct RequestBuilder {
         headers.reserveCapacity(headers.count + counts.header)
     }
 
-    static func build<Request>(_ request: Request, plan: RequestPlan, settings: DomainSettings) throws -> HttpRequestParams {
+    /// Builds the request for `request`, whose static type `T` must be exactly the type `plan` was made for.
+    static func build<T>(_ request: T, plan: RequestPlan, settings: DomainSettings) throws -> HttpRequestParams {
         var builder = RequestBuilder(plan: plan, settings: settings)
-        if let access = plan.access {
-            try withUnsafeBytes(of: request) { bytes in
-                guard let base = bytes.baseAddress else { return }
-                for (field, location) in zip(plan.fields, access) {
-                    switch field.kind {
-                    case .path, .query, .header, .formParam:
-                        if let single = location.type.singleString(in: base, at: location.offset) {
-                            if let single {
-                                try builder.add(strings: CollectionOfOne(single), for: field)
-                            } else {
-                                try builder.add(strings: EmptyCollection(), for: field)
-                            }
-                        } else {
-                            try builder.add(location.type.value(in: base, at: location.offset), for: field)
-                        }
-                    case .jsonBody, .formFile:
-                        try builder.add(location.type.value(in: base, at: location.offset), for: field)
-                    }
-                }
+        guard plan.requestType == ObjectIdentifier(T.self) else { throw builder.planMismatch(T.self) }
+        switch plan.reader {
+        case .none:
+            break
+        case .structFields(let slots):
+            let read: Bool
+            do {
+                read = try UnsafeStructMemory.visitParameters(of: request, slots: slots, with: &builder)
+            } catch is UnsafeStructMemory.SlotOutOfBounds {
+                read = false
             }
-        } else {
-            for (field, child) in zip(plan.fields, Mirror(reflecting: request).children) {
-                // The plan was made from this type, so every child is a parameter; the cast only opens the existential.
-                guard let parameter = child.value as? any RequestParameter else { continue }
-                try builder.add(parameter.anyValue, for: field)
+            guard read else { throw builder.planMismatch(T.self) }
+        case .classMirror:
+            let parameters = ClassRequestFields.parameters(of: request)
+            guard parameters.count == plan.fields.count else { throw builder.planMismatch(T.self) }
+            for (slot, field) in parameters.enumerated() {
+                guard let parameter = field.parameter else { throw builder.planMismatch(T.self) }
+                try builder.visit(parameter, slot: slot)
             }
+        case .unplanned:
+            throw builder.planMismatch(T.self)
         }
         return try builder.params()
     }
 
-    private mutating func add(_ value: Any, for field: RequestPlan.Field) throws {
-        switch field.kind {
-        case .path, .query, .header, .formParam: try add(strings: strings(value, field), for: field)
-        case .jsonBody: jsonBody = try encodeJSON(value, field)
-        case .formFile: try addFile(value, field)
+    /// A request that does not match its own plan; only a bug in RetroSwift can cause it.
+    private func planMismatch(_ type: Any.Type) -> RequestError {
+        RequestError(
+            .invalidValue, endpoint: plan.endpoint,
+            reason: "a value of type \(type) does not match the plan made for its type; nothing was sent (please report this RetroSwift bug)"
+        )
+    }
+
+    /// The wire strings of a field's value, with the endpoint and field named if the value cannot be sent.
+    func wireStrings<Value>(of value: Value, for field: RequestPlan.Field) throws -> ParameterValues.WireStrings {
+        do {
+            return try ParameterValues.wireStrings(of: value)
+        } catch .unsupported(let typeName) {
+            throw invalid(field, "values of type \(typeName) cannot be sent; conform it to ParameterValueConvertible")
+        } catch .nested {
+            throw invalid(field, "nested arrays cannot be sent; flatten the array")
+        }
+    }
+
+    /// Adds the wire strings of a `@Path`, `@Query`, `@Header` or `@FormParam` field.
+    mutating func add(_ strings: ParameterValues.WireStrings, for field: RequestPlan.Field) throws {
+        switch strings {
+        case .none: try add(strings: EmptyCollection(), for: field)
+        case .one(let string): try add(strings: CollectionOfOne(string), for: field)
+        case .many(let strings): try add(strings: strings, for: field)
         }
     }
 
@@ -80,17 +96,7 @@ struct RequestBuilder {
         case .header: try addHeader(values, field)
         case .formParam:
             form += values.map { .init(name: field.name, fileName: nil, mimeType: nil, content: .text($0)) }
-        case .jsonBody, .formFile: preconditionFailure("not a string field")
-        }
-    }
-
-    private func strings(_ value: Any, _ field: RequestPlan.Field) throws -> [String] {
-        do {
-            return try ParameterValues.strings(from: value)
-        } catch .unsupported(let typeName) {
-            throw invalid(field, "values of type \(typeName) cannot be sent; conform it to ParameterValueConvertible")
-        } catch .nested {
-            throw invalid(field, "nested arrays cannot be sent; flatten the array")
+        case .jsonBody, .formFile: throw planMismatch(type(of: values))
         }
     }
 
@@ -113,13 +119,14 @@ struct RequestBuilder {
         headers.append(HttpHeader(name: field.name, value: joined))
     }
 
-    private func encodeJSON(_ value: Any, _ field: RequestPlan.Field) throws -> Data? {
-        if let optional = value as? any OptionalValue, optional.wrappedAny == nil { return nil }
+    /// Sets the `@JsonBody`; a `nil` optional sends no body.
+    mutating func setJSONBody<Value>(_ value: Value, for field: RequestPlan.Field) throws {
+        if let optional = value as? any OptionalValue, optional.wrappedAny == nil { return }
         guard let encodable = value as? any Encodable else {
             throw invalid(field, "\(type(of: value)) is not Encodable")
         }
         do {
-            return try settings.jsonEncoder.encode(encodable)
+            jsonBody = try settings.jsonEncoder.encode(encodable)
         } catch {
             throw RequestError(
                 .unencodableBody, endpoint: plan.endpoint, field: field.property,
@@ -128,8 +135,9 @@ struct RequestBuilder {
         }
     }
 
-    private mutating func addFile(_ value: Any, _ field: RequestPlan.Field) throws {
-        guard let file = value as? FormFile.File, !file.isEmpty else { return }
+    /// Adds a `@FormFile` part; ``FormFile/File/empty`` adds none.
+    mutating func addFile(_ file: FormFile.File, for field: RequestPlan.Field) throws {
+        guard !file.isEmpty else { return }
         if let problem = HeaderRules.problem(inValue: file.mimeType) { throw invalid(field, "MIME type: \(problem)") }
         form.append(MultipartFormBody.Part(name: field.name, fileName: file.fileName, mimeType: file.mimeType, content: file.content))
     }
@@ -191,5 +199,12 @@ struct RequestBuilder {
             let multipart = MultipartFormBody(boundary: settings.multipartBoundary(), parts: form)
             return HttpRequestBody(contentType: multipart.contentType, content: .multipart(multipart))
         }
+    }
+}
+
+extension RequestBuilder: RequestParameterVisitor {
+    mutating func visit<Parameter: RequestParameter>(_ parameter: Parameter, slot: Int) throws {
+        guard plan.fields.indices.contains(slot) else { throw planMismatch(Parameter.self) }
+        try parameter.write(to: &self, as: plan.fields[slot])
     }
 }

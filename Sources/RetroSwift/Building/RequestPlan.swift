@@ -18,44 +18,58 @@ final class RequestPlan: Sendable {
         let name: String
     }
 
-    /// Where a field's wrapper lives inside a request value, for reading it without `Mirror`.
-    struct FieldAccess: @unchecked Sendable {
-        // @unchecked: holds only a metatype and an offset, both immutable; metatypes are safe to share.
-        let offset: Int
-        let type: any RequestParameter.Type
+    /// How the wrappers are read out of a request value of `requestType`.
+    enum Reader: Sendable {
+        /// `Void`: the endpoint takes no request.
+        case none
+        /// A struct: each wrapper at its offset, checked against the value's type on every read.
+        case structFields(ParameterSlots)
+        /// A class: `Mirror` over the class and its superclasses, base class first.
+        case classMirror
+        /// Not read: the plan exists only to collect declaration mistakes (``Domain/validateEndpoints()``).
+        case unplanned
+
+        var readsClass: Bool {
+            if case .classMirror = self { return true }
+            return false
+        }
+
+        var isPlanned: Bool {
+            if case .unplanned = self { return false }
+            return true
+        }
     }
 
     let endpoint: EndpointIdentity
     let template: PathTemplate
-    /// One entry per stored property of the request type, in `Mirror` order.
+    /// The exact type of the request values this plan reads.
+    let requestType: ObjectIdentifier
+    /// One entry per stored property of the request type, in declaration order.
     let fields: [Field]
-    /// The same fields by offset, when the request is a struct whose layout matched `Mirror`; else `nil`.
-    let access: [FieldAccess]?
+    let reader: Reader
     let bodyStyle: BodyStyle
     let staticHeaders: [HttpHeader]
     let timeout: TimeInterval?
     let responseDestination: ResponseDestination
 
+    /// Whether request values are classes, whose dynamic type may differ from the declared one.
+    var readsClass: Bool {
+        reader.readsClass
+    }
+
     init(
-        endpoint: EndpointIdentity, template: PathTemplate, fields: [Field], access: [FieldAccess]?, bodyStyle: BodyStyle,
+        endpoint: EndpointIdentity, template: PathTemplate, requestType: ObjectIdentifier, fields: [Field], reader: Reader,
+        bodyStyle: BodyStyle,
         staticHeaders: [HttpHeader], timeout: TimeInterval?, responseDestination: ResponseDestination
     ) {
         self.endpoint = endpoint
         self.template = template
+        self.requestType = requestType
         self.fields = fields
-        self.access = access
+        self.reader = reader
         self.bodyStyle = bodyStyle
         self.staticHeaders = staticHeaders
         self.timeout = timeout
         self.responseDestination = responseDestination
-    }
-}
-
-extension RequestPlan {
-    func with(access: [FieldAccess]?) -> RequestPlan {
-        RequestPlan(
-            endpoint: endpoint, template: template, fields: fields, access: access, bodyStyle: bodyStyle,
-            staticHeaders: staticHeaders, timeout: timeout, responseDestination: responseDestination
-        )
     }
 }

@@ -4,45 +4,100 @@ enum EndpointCall {
         _ domain: Domain, _ key: AnyKeyPath, _ state: EndpointState<Signature>, _ declaration: EndpointDeclaration,
         _ request: Request
     ) async throws -> Response {
-        let plan = try plan(domain, key, state, declaration, request, Response.self)
         let settings = domain.settings.current
-        let params = try RequestBuilder.build(request, plan: plan, settings: settings)
+        let params = try buildParams(domain, key, state, declaration, request, Response.self, settings)
         let result = try await InterceptorChain.send(params, through: settings.interceptors, to: domain.transport)
-        return try ResponseDecodingContext(decoder: settings.jsonDecoder, endpoint: plan.endpoint)
+        return try ResponseDecodingContext(decoder: settings.jsonDecoder, endpoint: params.endpoint)
             .decode(Response.self, from: result)
     }
 
-    /// Plans shared by every instance of a domain type, keyed by the endpoint's storage key path (which names the
-    /// domain type and the property, and so fixes the request and response types).
-    private static let sharedPlans = Locked<[AnyKeyPath: RequestPlan]>([:])
-
-    /// The cached plan, or a new one validated from this first request.
-    private static func plan<Signature>(
+    /// Plans and builds `request` as a value of its exact type: the declared type when that is a struct, else the
+    /// type of the value inside the existential (`any P`, `Any`) or the subclass — so a plan is only ever applied
+    /// to values of the type it was made from.
+    private static func buildParams<Signature, Request>(
         _ domain: Domain, _ key: AnyKeyPath, _ state: EndpointState<Signature>, _ declaration: EndpointDeclaration,
-        _ request: Any, _ responseType: Any.Type
+        _ request: Request, _ responseType: Any.Type, _ settings: DomainSettings
+    ) throws -> HttpRequestParams {
+        // Warm path: the last plan was made for exactly this struct type (or for Void).
+        if let plan = state.plan.current, plan.requestType == ObjectIdentifier(Request.self), !plan.readsClass {
+            return try RequestBuilder.build(request, plan: plan, settings: settings)
+        }
+        func exact<T>(_ value: T) throws -> HttpRequestParams {
+            let plan = try plan(for: value, domain, key, state, declaration, responseType)
+            return try RequestBuilder.build(value, plan: plan, settings: settings)
+        }
+        switch RequestTypeKind(of: Request.self) {
+        case .existential, .class:
+            let box = request as Any
+            func opened<T>(_: T.Type) throws -> HttpRequestParams {
+                // Cannot fail: `T` is the dynamic type of the boxed value, and casts see through nested existentials.
+                guard let value = box as? T else {
+                    throw RequestError(.invalidValue, endpoint: nil, reason: "the request could not be opened as \(T.self)")
+                }
+                return try exact(value)
+            }
+            return try _openExistential(type(of: box), do: opened)
+        default:
+            return try exact(request)
+        }
+    }
+
+    /// Plans shared by every instance of a domain type, keyed by the endpoint's storage key path (which names the
+    /// domain type and the property, and so the declaration) and the exact request type.
+    private static let sharedPlans = Locked<[SharedPlanKey: RequestPlan]>([:])
+
+    private struct SharedPlanKey: Hashable {
+        let endpoint: AnyKeyPath
+        let requestType: ObjectIdentifier
+    }
+
+    /// The cached plan for values of type `T`, or a new one validated from this value.
+    private static func plan<Signature, T>(
+        for request: T, _ domain: Domain, _ key: AnyKeyPath, _ state: EndpointState<Signature>,
+        _ declaration: EndpointDeclaration, _ responseType: Any.Type
     ) throws -> RequestPlan {
-        if let plan = state.plan.current { return plan }
-        if let plan = sharedPlans.withLock({ $0[key] }) {
+        let requestType = ObjectIdentifier(T.self)
+        if let plan = state.plan.current, plan.requestType == requestType { return plan }
+        let sharedKey = SharedPlanKey(endpoint: key, requestType: requestType)
+        if let plan = sharedPlans.withLock({ $0[sharedKey] }) {
             state.plan.withLock { $0 = plan }
             return plan
         }
         let endpoint = EndpointIdentity(
-            domain: String(describing: type(of: domain)), name: name(of: state, in: domain),
+            domain: String(describing: type(of: domain)), name: name(of: key, state, in: domain),
             method: declaration.method, template: declaration.template
         )
         let plan = try RequestPlanner.plan(for: request, endpoint: endpoint, declaration: declaration, responseType: responseType)
         state.plan.withLock { $0 = plan }
-        sharedPlans.withLock { $0[key] = plan }
+        sharedPlans.withLock { $0[sharedKey] = plan }
         return plan
     }
 
-    /// The endpoint's property name, found by looking for its state among the domain's stored properties.
-    private static func name<Signature>(of state: EndpointState<Signature>, in domain: Domain) -> String {
+    /// The endpoint's property name: read from its storage key path (`\SchedulesApi._getSchedules`), which costs
+    /// the same whatever the size of the API; or, if the runtime does not print key paths that way, found by
+    /// looking for the endpoint's state among the domain's stored properties.
+    private static func name<Signature>(of key: AnyKeyPath, _ state: EndpointState<Signature>, in domain: Domain) -> String {
         if let name = state.name.current { return name }
-        let identity = ObjectIdentifier(state)
-        let label = domain.endpointProperties().first { $0.endpoint.stateIdentity == identity }?.label ?? "endpoint"
-        let name = RequestPlanner.propertyName(label)
+        let name: String
+        if let label = storageLabel(of: key) {
+            name = RequestPlanner.propertyName(label)
+        } else {
+            let identity = ObjectIdentifier(state)
+            let label = domain.endpointProperties().first { $0.endpoint.stateIdentity == identity }?.label ?? "endpoint"
+            name = RequestPlanner.propertyName(label)
+        }
         state.name.withLock { $0 = name }
         return name
+    }
+
+    /// `_getSchedules` from `\SchedulesApi._getSchedules`; `nil` for any other form.
+    static func storageLabel(of key: AnyKeyPath) -> String? {
+        let text = String(describing: key)
+        guard text.hasPrefix("\\"), let dot = text.lastIndex(of: ".") else { return nil }
+        let label = text[text.index(after: dot)...]
+        guard label.hasPrefix("_"), label.count > 1,
+            label.allSatisfy({ $0 == "_" || $0.isLetter || $0.isNumber })
+        else { return nil }
+        return String(label)
     }
 }

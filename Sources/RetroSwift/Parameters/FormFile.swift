@@ -55,5 +55,8 @@ public struct FormFile: Sendable {
 extension FormFile: RequestParameter {
     static var kind: ParameterKind { .formFile }
     var explicitName: String? { name }
-    var anyValue: Any { wrappedValue }
+
+    func write(to builder: inout RequestBuilder, as field: RequestPlan.Field) throws {
+        try builder.addFile(wrappedValue, for: field)
+    }
 }

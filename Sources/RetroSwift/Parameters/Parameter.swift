@@ -31,28 +31,13 @@ extension Parameter: Sendable where Value: Sendable {}
 extension Parameter: RequestParameter {
     static var kind: ParameterKind { Location.kind }
     var explicitName: String? { name }
-    var anyValue: Any { wrappedValue }
 
-    /// Common value types are read with their static type, compared once per call, instead of boxed in `Any`
-    /// and tried against every type `ParameterValues` knows: `.some(nil)` for a `nil` optional, `nil` when the
-    /// type is not one of them.
-    static func singleString(in request: UnsafeRawPointer, at offset: Int) -> String?? {
-        if Value.self == String.self {
-            return .some(request.load(fromByteOffset: offset, as: Parameter<Location, String>.self).wrappedValue)
+    func write(to builder: inout RequestBuilder, as field: RequestPlan.Field) throws {
+        if Location.kind == .jsonBody {
+            try builder.setJSONBody(wrappedValue, for: field)
+        } else {
+            try builder.add(builder.wireStrings(of: wrappedValue, for: field), for: field)
         }
-        if Value.self == Int.self {
-            return .some(String(request.load(fromByteOffset: offset, as: Parameter<Location, Int>.self).wrappedValue))
-        }
-        if Value.self == String?.self {
-            return .some(request.load(fromByteOffset: offset, as: Parameter<Location, String?>.self).wrappedValue)
-        }
-        if Value.self == Int?.self {
-            return .some(request.load(fromByteOffset: offset, as: Parameter<Location, Int?>.self).wrappedValue.map { String($0) })
-        }
-        if Value.self == Bool.self {
-            return .some(request.load(fromByteOffset: offset, as: Parameter<Location, Bool>.self).wrappedValue ? "true" : "false")
-        }
-        return nil
     }
 }
 

@@ -23,62 +23,117 @@ struct RequestPlanner {
         let name: String?
     }
 
-    /// Validates the declaration against a real request value and returns its plan.
-    static func plan(
-        for request: Any, endpoint: EndpointIdentity, declaration: EndpointDeclaration, responseType: Any.Type
+    /// Validates the declaration against a request value whose static type `T` is its exact type, and returns
+    /// the plan for values of `T`.
+    static func plan<T>(
+        for request: T, endpoint: EndpointIdentity, declaration: EndpointDeclaration, responseType: Any.Type
     ) throws(DeclarationError) -> RequestPlan {
-        let fields = Mirror(reflecting: request).children.enumerated().map { index, child in
-            let parameter = child.value as? any RequestParameter
-            let label = child.label ?? "#\(index)"
-            return FieldDescription(
-                label: label, kind: parameter.map { type(of: $0).kind },
-                name: parameter.map { $0.explicitName ?? propertyName(label) }
+        if T.self == Void.self {
+            return try plan(
+                fields: [], reader: .none, requestType: T.self, endpoint: endpoint, declaration: declaration,
+                responseType: responseType
             )
         }
-        let plan = try plan(fields: fields, requestType: type(of: request), endpoint: endpoint, declaration: declaration, responseType: responseType)
-        return plan.with(access: fieldAccess(of: type(of: request), matching: fields))
+        let kind = RequestTypeKind(of: T.self)
+        if kind == .struct, let layout = StructLayout(of: T.self) {
+            var names = ExplicitNames(count: layout.fields.count)
+            let slots = ParameterSlots(layout)
+            if let slots {
+                // Reading names cannot fail: the slots were just made from `T`, and naming throws nothing.
+                _ = try? UnsafeStructMemory.visitParameters(of: request, slots: slots, with: &names)
+            }
+            let fields = layout.fields.enumerated().map { index, field in
+                let parameterType = field.type as? any RequestParameter.Type
+                return FieldDescription(
+                    label: field.label, kind: parameterType?.kind,
+                    name: parameterType.map { _ in names.names[index] ?? propertyName(field.label) }
+                )
+            }
+            return try plan(
+                fields: fields, reader: slots.map { .structFields($0) } ?? .unplanned, requestType: T.self,
+                endpoint: endpoint, declaration: declaration, responseType: responseType
+            )
+        }
+        if kind == .class {
+            let fields = ClassRequestFields.parameters(of: request).map { label, parameter in
+                FieldDescription(
+                    label: label, kind: parameter.map { type(of: $0).kind },
+                    name: parameter.map { $0.explicitName ?? propertyName(label) }
+                )
+            }
+            return try plan(
+                fields: fields, reader: .classMirror, requestType: T.self, endpoint: endpoint,
+                declaration: declaration, responseType: responseType
+            )
+        }
+        return try plan(
+            fields: nil, reader: .none, requestType: T.self, endpoint: endpoint, declaration: declaration,
+            responseType: responseType
+        )
     }
 
-    /// Offsets of the fields in `fields` (which came from `Mirror`), if the type's layout agrees exactly.
-    private static func fieldAccess(of type: Any.Type, matching fields: [FieldDescription]) -> [RequestPlan.FieldAccess]? {
-        guard let layout = TypeFields.layout(of: type), layout.count == fields.count else { return nil }
-        var access: [RequestPlan.FieldAccess] = []
-        for (field, stored) in zip(fields, layout) {
-            guard stored.label == field.label, let parameterType = stored.type as? any RequestParameter.Type else { return nil }
-            access.append(RequestPlan.FieldAccess(offset: stored.offset, type: parameterType))
+    /// Collects the explicit wire names of a struct's wrappers, by slot.
+    private struct ExplicitNames: RequestParameterVisitor {
+        var names: [String?]
+
+        init(count: Int) {
+            names = Array(repeating: nil, count: count)
         }
-        return access
+
+        mutating func visit<Parameter: RequestParameter>(_ parameter: Parameter, slot: Int) {
+            names[slot] = parameter.explicitName
+        }
     }
 
     /// Validates what can be known from the types alone, for ``Domain/validateEndpoints()``.
     static func issues(
         requestType: Any.Type, endpoint: EndpointIdentity, declaration: EndpointDeclaration, responseType: Any.Type
     ) -> [DeclarationError.Issue] {
-        guard let fields = TypeFields.describe(requestType) else { return [] }
+        var fields: [FieldDescription]?
+        if requestType == Void.self {
+            fields = []
+        } else if let layout = StructLayout(of: requestType) {
+            fields = layout.fields.map { field in
+                .init(label: field.label, kind: (field.type as? any RequestParameter.Type)?.kind, name: nil)
+            }
+        }
         do {
-            _ = try plan(fields: fields, requestType: requestType, endpoint: endpoint, declaration: declaration, responseType: responseType)
+            _ = try plan(
+                fields: fields, reader: .unplanned, requestType: requestType, endpoint: endpoint, declaration: declaration,
+                responseType: responseType
+            )
             return []
         } catch {
             return error.issues
         }
     }
 
+    /// Checks a declaration whose request fields are `descriptions`, or — when `nil` — cannot be described
+    /// (a request type that is not a struct, or a class or existential known only by its type): then the request
+    /// type itself is checked, and field checks wait for a value.
     static func plan(
-        fields descriptions: [FieldDescription], requestType: Any.Type, endpoint: EndpointIdentity,
-        declaration: EndpointDeclaration, responseType: Any.Type
+        fields descriptions: [FieldDescription]?, reader: RequestPlan.Reader, requestType: Any.Type,
+        endpoint: EndpointIdentity, declaration: EndpointDeclaration, responseType: Any.Type
     ) throws(DeclarationError) -> RequestPlan {
         var planner = RequestPlanner(endpoint: endpoint, declaration: declaration, requestType: requestType)
         let template = planner.checkTemplate()
         let staticHeaders = planner.checkStaticHeaders()
-        let fields = planner.checkFields(descriptions)
-        planner.checkNames(fields)
-        if let template { planner.checkPlaceholders(template, fields) }
-        let bodyStyle = planner.checkBody(fields)
+        var bodyStyle = RequestPlan.BodyStyle.none
+        var fields: [CheckedField] = []
+        if let descriptions {
+            fields = planner.checkFields(descriptions)
+            planner.checkNames(fields)
+            if let template { planner.checkPlaceholders(template, fields) }
+            bodyStyle = planner.checkBody(fields)
+        } else {
+            planner.checkRequestType(requestType, valueSeen: reader.isPlanned)
+        }
         planner.checkResponse(responseType)
-        guard planner.issues.isEmpty, let template else { throw DeclarationError(issues: planner.issues) }
+        guard planner.issues.isEmpty, let template, descriptions != nil else { throw DeclarationError(issues: planner.issues) }
         return RequestPlan(
-            endpoint: endpoint, template: template, fields: fields.map { RequestPlan.Field(property: $0.property, kind: $0.kind, name: $0.name ?? $0.property) },
-            access: nil, bodyStyle: bodyStyle, staticHeaders: staticHeaders, timeout: declaration.timeout,
+            endpoint: endpoint, template: template, requestType: ObjectIdentifier(requestType),
+            fields: fields.map { RequestPlan.Field(property: $0.property, kind: $0.kind, name: $0.name ?? $0.property) },
+            reader: reader, bodyStyle: bodyStyle, staticHeaders: staticHeaders, timeout: declaration.timeout,
             responseDestination: ResponseDecoding.destination(for: responseType)
         )
     }
@@ -217,6 +272,27 @@ struct RequestPlanner {
             )
         }
         return style
+    }
+
+    /// A request type whose fields cannot be read: refused, unless it is one that only a value can tell about.
+    private mutating func checkRequestType(_ type: Any.Type, valueSeen: Bool) {
+        let fix = "declare a struct whose stored properties are @Query, @Header, @Path, @JsonBody, @FormParam or @FormFile fields"
+        switch RequestTypeKind(of: type) {
+        case .struct, .class, .existential:
+            // Known only by type (validateEndpoints): the fields of each value's own type are checked on its first
+            // call. With a value in hand these kinds were read above, so reaching here means the runtime could not.
+            guard valueSeen else { return }
+            report("the stored properties of request type \(type) cannot be read", fix: fix)
+        case .optional:
+            report(
+                "request type \(type) is optional",
+                fix: "declare the endpoint with the wrapped type and always pass a value"
+            )
+        case .enum: report("request type \(type) is an enum; RetroSwift reads a request's fields from a struct", fix: fix)
+        case .tuple: report("request type \(type) is a tuple; RetroSwift reads a request's fields from a struct", fix: fix)
+        case .function, .metatype, .other:
+            report("request type \(type) is not a struct; RetroSwift reads a request's fields from a struct", fix: fix)
+        }
     }
 
     private mutating func checkResponse(_ responseType: Any.Type) {
