@@ -67,6 +67,38 @@ let package = Package(
             dependencies: ["RetroSwift", "RetroSwiftTesting"],
             swiftSettings: strict
         ),
+        // The README's declarations, calls and mocks in each compiler configuration users write them in; each
+        // target builds with warnings as errors and runs with `swift test`. Sources are shared by symlink from
+        // Tests/ReadmeFixtures/Shared, except the main-actor-default declarations, which need `nonisolated`.
+        .testTarget(
+            name: "ReadmeSwift6Tests",
+            dependencies: ["RetroSwift", "RetroSwiftTesting"],
+            path: "Tests/ReadmeFixtures/Swift6",
+            swiftSettings: strict + [.define("DETACHED")]
+        ),
+        .testTarget(
+            name: "ReadmeMainActorDefaultTests",
+            dependencies: ["RetroSwift", "RetroSwiftTesting"],
+            path: "Tests/ReadmeFixtures/MainActorDefault",
+            // Xcode 26's defaults for a new app target ("approachable concurrency").
+            swiftSettings: strict + [
+                .defaultIsolation(MainActor.self),
+                .enableUpcomingFeature("NonisolatedNonsendingByDefault"),
+                .enableUpcomingFeature("InferIsolatedConformances"),
+            ]
+        ),
+        .testTarget(
+            name: "ReadmeNonsendingTests",
+            dependencies: ["RetroSwift", "RetroSwiftTesting"],
+            path: "Tests/ReadmeFixtures/Nonsending",
+            swiftSettings: strict + [.define("DETACHED"), .enableUpcomingFeature("NonisolatedNonsendingByDefault")]
+        ),
+        .testTarget(
+            name: "ReadmeSwift5Tests",
+            dependencies: ["RetroSwift", "RetroSwiftTesting"],
+            path: "Tests/ReadmeFixtures/Swift5",
+            swiftSettings: strict + [.define("DETACHED"), .swiftLanguageMode(.v5)]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -6,8 +6,7 @@ import Foundation
 /// final class SchedulesApi: ApiDomain, @unchecked Sendable { ... }
 /// let api = SchedulesApi(transport: URLSessionTransport(), baseURL: URL(string: "https://example.com/api")!)
 /// ```
-// @unchecked Sendable: adds no stored state to Domain.
-open class ApiDomain: Domain, @unchecked Sendable {
+open class ApiDomain: Domain {
     /// Configures `transport` with `baseURL` and `sharedHeaders`, then creates the domain.
     public init(transport: any HttpTransport, baseURL: URL, sharedHeaders: [String: String]? = nil) {
         transport.setConfiguration(baseURL: baseURL, sharedHeaders: sharedHeaders)

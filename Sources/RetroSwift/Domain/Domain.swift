@@ -3,12 +3,15 @@ import Foundation
 /// The base class of an API: subclass it and declare endpoints with `@Get`, `@Post`, `@Put`, `@Patch`,
 /// `@Delete` and `@Head`.
 ///
-/// One instance may be used from many tasks at once, and endpoints may be mocked while calls run.
-/// Swift requires every subclass of an `@unchecked Sendable` class to restate the conformance, so write
-/// `final class SchedulesApi: ApiDomain, @unchecked Sendable`; it is safe as long as the subclass adds no
-/// mutable stored properties of its own (endpoint wrappers keep their state behind a lock).
-// @unchecked Sendable: the only stored state is `transport` (a Sendable `let`) and `settings` (behind a lock).
-open class Domain: @unchecked Sendable {
+/// One instance may be used from many tasks at once, and endpoints may be mocked while calls run. To share one
+/// between tasks, declare the subclass `final class SchedulesApi: ApiDomain, @unchecked Sendable`; it is safe as long
+/// as the subclass adds no mutable stored properties of its own (endpoint wrappers keep their state behind a lock).
+/// The only stored state here is `transport` (a Sendable `let`) and `settings` (behind a lock).
+///
+/// `Domain` itself is deliberately not `Sendable`: in a module whose default isolation is `MainActor` (Xcode 26 app
+/// targets), Swift 6.2/6.3 can only compile a subclass written `nonisolated final class SchedulesApi: ApiDomain`,
+/// and rejects the endpoint wrappers' storage in such a class when the class is `Sendable`.
+open class Domain {
     /// The transport every endpoint of this domain sends through.
     public let transport: any HttpTransport
     let settings = Locked(DomainSettings.makeDefault())

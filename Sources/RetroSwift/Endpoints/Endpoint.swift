@@ -22,7 +22,7 @@ public struct Endpoint<Method: EndpointMethod, Signature>: Sendable {
     private let inspect: @Sendable (EndpointIdentity, EndpointDeclaration) -> [DeclarationError.Issue]
 
     /// An endpoint taking a request struct whose fields are `@Query`, `@Header`, `@Path`, `@JsonBody`,
-    /// `@FormParam` or `@FormFile`.
+    /// `@FormParam` or `@FormFile`: `var getSchedule: (GetScheduleRequest) async throws -> Schedule`.
     ///
     /// - Parameters:
     ///   - path: The path template, relative to the transport's base URL, such as `/api/v1/schedule/{schedule_id}`.
@@ -33,65 +33,144 @@ public struct Endpoint<Method: EndpointMethod, Signature>: Sendable {
         _ path: String, timeout: TimeInterval? = nil, headers: [String: String] = [:],
         formEncoding: FormEncoding = .automatic
     ) where Signature == (Request) async throws -> Response {
-        declaration = EndpointDeclaration(
-            method: Method.method, template: path, timeout: timeout, headers: headers, formEncoding: formEncoding
-        )
-        makeCall = { domain, key, state, declaration in
+        self.init(path, timeout, headers, formEncoding, request: Request.self, response: Response.self) { domain, key, state, declaration in
             { request in try await EndpointCall.perform(domain, key, state, declaration, request) }
-        }
-        inspect = { endpoint, declaration in
-            RequestPlanner.issues(requestType: Request.self, endpoint: endpoint, declaration: declaration, responseType: Response.self)
         }
     }
 
     /// An endpoint that takes no parameters: `var health: () async throws -> Empty`.
+    ///
+    /// - Parameters:
+    ///   - path: The path template, relative to the transport's base URL, such as `/api/v1/schedule/{schedule_id}`.
+    ///   - timeout: This endpoint's timeout in seconds; `nil` uses the domain's, then the transport's.
+    ///   - headers: Headers sent on every call of this endpoint (Retrofit's `@Headers`); request fields override them.
+    ///   - formEncoding: `.multipart` forces a multipart body even without `@FormFile` fields.
     public init<Response>(
         _ path: String, timeout: TimeInterval? = nil, headers: [String: String] = [:],
         formEncoding: FormEncoding = .automatic
     ) where Signature == () async throws -> Response {
-        declaration = EndpointDeclaration(
-            method: Method.method, template: path, timeout: timeout, headers: headers, formEncoding: formEncoding
-        )
-        makeCall = { domain, key, state, declaration in
+        self.init(path, timeout, headers, formEncoding, request: Void.self, response: Response.self) { domain, key, state, declaration in
             { try await EndpointCall.perform(domain, key, state, declaration, ()) }
-        }
-        inspect = { endpoint, declaration in
-            RequestPlanner.issues(requestType: Void.self, endpoint: endpoint, declaration: declaration, responseType: Response.self)
         }
     }
 
     /// An endpoint declared with a `@Sendable` signature, whose closures can be handed to other tasks:
     /// `var getUser: @Sendable (GetUserRequest) async throws -> User`.
+    ///
+    /// - Parameters:
+    ///   - path: The path template, relative to the transport's base URL, such as `/api/v1/schedule/{schedule_id}`.
+    ///   - timeout: This endpoint's timeout in seconds; `nil` uses the domain's, then the transport's.
+    ///   - headers: Headers sent on every call of this endpoint (Retrofit's `@Headers`); request fields override them.
+    ///   - formEncoding: `.multipart` forces a multipart body even without `@FormFile` fields.
     public init<Request, Response>(
         _ path: String, timeout: TimeInterval? = nil, headers: [String: String] = [:],
         formEncoding: FormEncoding = .automatic
     ) where Signature == @Sendable (Request) async throws -> Response {
-        declaration = EndpointDeclaration(
-            method: Method.method, template: path, timeout: timeout, headers: headers, formEncoding: formEncoding
-        )
-        makeCall = { domain, key, state, declaration in
-            let key = PlanKey(key)
-            return { @Sendable request in try await EndpointCall.perform(domain, key.path, state, declaration, request) }
-        }
-        inspect = { endpoint, declaration in
-            RequestPlanner.issues(requestType: Request.self, endpoint: endpoint, declaration: declaration, responseType: Response.self)
+        self.init(path, timeout, headers, formEncoding, request: Request.self, response: Response.self) { domain, key, state, declaration in
+            let key = PlanKey(key), domain = SendableDomain(domain)
+            return { @Sendable request in try await EndpointCall.perform(domain.domain, key.path, state, declaration, request) }
         }
     }
 
     /// A parameterless endpoint with a `@Sendable` signature: `var health: @Sendable () async throws -> Empty`.
+    ///
+    /// - Parameters:
+    ///   - path: The path template, relative to the transport's base URL, such as `/api/v1/schedule/{schedule_id}`.
+    ///   - timeout: This endpoint's timeout in seconds; `nil` uses the domain's, then the transport's.
+    ///   - headers: Headers sent on every call of this endpoint (Retrofit's `@Headers`); request fields override them.
+    ///   - formEncoding: `.multipart` forces a multipart body even without `@FormFile` fields.
     public init<Response>(
         _ path: String, timeout: TimeInterval? = nil, headers: [String: String] = [:],
         formEncoding: FormEncoding = .automatic
     ) where Signature == @Sendable () async throws -> Response {
+        self.init(path, timeout, headers, formEncoding, request: Void.self, response: Response.self) { domain, key, state, declaration in
+            let key = PlanKey(key), domain = SendableDomain(domain)
+            return { @Sendable in try await EndpointCall.perform(domain.domain, key.path, state, declaration, ()) }
+        }
+    }
+
+    /// `(Request) async throws -> Response` as spelled in a module with `NonisolatedNonsendingByDefault` (the
+    /// Xcode 26 default for new projects): the call runs on the caller's actor until the transport takes over.
+    ///
+    /// - Parameters:
+    ///   - path: The path template, relative to the transport's base URL, such as `/api/v1/schedule/{schedule_id}`.
+    ///   - timeout: This endpoint's timeout in seconds; `nil` uses the domain's, then the transport's.
+    ///   - headers: Headers sent on every call of this endpoint (Retrofit's `@Headers`); request fields override them.
+    ///   - formEncoding: `.multipart` forces a multipart body even without `@FormFile` fields.
+    public init<Request, Response>(
+        _ path: String, timeout: TimeInterval? = nil, headers: [String: String] = [:],
+        formEncoding: FormEncoding = .automatic
+    ) where Signature == nonisolated(nonsending) (Request) async throws -> Response {
+        self.init(path, timeout, headers, formEncoding, request: Request.self, response: Response.self) { domain, key, state, declaration in
+            { request in try await EndpointCall.perform(domain, key, state, declaration, request) }
+        }
+    }
+
+    /// `() async throws -> Response` as spelled in a module with `NonisolatedNonsendingByDefault`.
+    ///
+    /// - Parameters:
+    ///   - path: The path template, relative to the transport's base URL, such as `/api/v1/schedule/{schedule_id}`.
+    ///   - timeout: This endpoint's timeout in seconds; `nil` uses the domain's, then the transport's.
+    ///   - headers: Headers sent on every call of this endpoint (Retrofit's `@Headers`); request fields override them.
+    ///   - formEncoding: `.multipart` forces a multipart body even without `@FormFile` fields.
+    public init<Response>(
+        _ path: String, timeout: TimeInterval? = nil, headers: [String: String] = [:],
+        formEncoding: FormEncoding = .automatic
+    ) where Signature == nonisolated(nonsending) () async throws -> Response {
+        self.init(path, timeout, headers, formEncoding, request: Void.self, response: Response.self) { domain, key, state, declaration in
+            { try await EndpointCall.perform(domain, key, state, declaration, ()) }
+        }
+    }
+
+    /// `@Sendable (Request) async throws -> Response` as spelled in a module with `NonisolatedNonsendingByDefault`.
+    ///
+    /// - Parameters:
+    ///   - path: The path template, relative to the transport's base URL, such as `/api/v1/schedule/{schedule_id}`.
+    ///   - timeout: This endpoint's timeout in seconds; `nil` uses the domain's, then the transport's.
+    ///   - headers: Headers sent on every call of this endpoint (Retrofit's `@Headers`); request fields override them.
+    ///   - formEncoding: `.multipart` forces a multipart body even without `@FormFile` fields.
+    public init<Request, Response>(
+        _ path: String, timeout: TimeInterval? = nil, headers: [String: String] = [:],
+        formEncoding: FormEncoding = .automatic
+    ) where Signature == nonisolated(nonsending) @Sendable (Request) async throws -> Response {
+        self.init(path, timeout, headers, formEncoding, request: Request.self, response: Response.self) { domain, key, state, declaration in
+            let key = PlanKey(key), domain = SendableDomain(domain)
+            return { @Sendable request in try await EndpointCall.perform(domain.domain, key.path, state, declaration, request) }
+        }
+    }
+
+    /// `@Sendable () async throws -> Response` as spelled in a module with `NonisolatedNonsendingByDefault`.
+    ///
+    /// - Parameters:
+    ///   - path: The path template, relative to the transport's base URL, such as `/api/v1/schedule/{schedule_id}`.
+    ///   - timeout: This endpoint's timeout in seconds; `nil` uses the domain's, then the transport's.
+    ///   - headers: Headers sent on every call of this endpoint (Retrofit's `@Headers`); request fields override them.
+    ///   - formEncoding: `.multipart` forces a multipart body even without `@FormFile` fields.
+    public init<Response>(
+        _ path: String, timeout: TimeInterval? = nil, headers: [String: String] = [:],
+        formEncoding: FormEncoding = .automatic
+    ) where Signature == nonisolated(nonsending) @Sendable () async throws -> Response {
+        self.init(path, timeout, headers, formEncoding, request: Void.self, response: Response.self) { domain, key, state, declaration in
+            let key = PlanKey(key), domain = SendableDomain(domain)
+            return { @Sendable in try await EndpointCall.perform(domain.domain, key.path, state, declaration, ()) }
+        }
+    }
+
+    /// The one initializer behind the public ones, which differ only in the closure type they make.
+    private init(
+        _ path: String, _ timeout: TimeInterval?, _ headers: [String: String], _ formEncoding: FormEncoding,
+        request: Any.Type, response: Any.Type,
+        makeCall: @escaping @Sendable (Domain, AnyKeyPath, EndpointState<Signature>, EndpointDeclaration) -> Signature
+    ) {
         declaration = EndpointDeclaration(
             method: Method.method, template: path, timeout: timeout, headers: headers, formEncoding: formEncoding
         )
-        makeCall = { domain, key, state, declaration in
-            let key = PlanKey(key)
-            return { @Sendable in try await EndpointCall.perform(domain, key.path, state, declaration, ()) }
-        }
+        self.makeCall = makeCall
+        let types = InspectedTypes(request: request, response: response)
         inspect = { endpoint, declaration in
-            RequestPlanner.issues(requestType: Void.self, endpoint: endpoint, declaration: declaration, responseType: Response.self)
+            RequestPlanner.issues(
+                requestType: types.request, endpoint: endpoint, declaration: declaration, responseType: types.response
+            )
         }
     }
 
@@ -145,6 +224,13 @@ extension Endpoint: EndpointProtocol {
     }
 }
 
+/// An endpoint's request and response types, carried into its `@Sendable` declaration check.
+// @unchecked Sendable: metatypes are immutable runtime metadata.
+struct InspectedTypes: @unchecked Sendable {
+    let request: Any.Type
+    let response: Any.Type
+}
+
 /// An endpoint's storage key path, carried into `@Sendable` endpoint closures.
 // @unchecked Sendable: key paths are immutable; Swift 6 leaves `AnyKeyPath` non-Sendable only because a key path
 // may capture non-Sendable subscript arguments, and this one names a stored property.
@@ -153,5 +239,17 @@ struct PlanKey: @unchecked Sendable {
 
     init(_ path: AnyKeyPath) {
         self.path = path
+    }
+}
+
+/// A domain carried into `@Sendable` endpoint closures.
+// @unchecked Sendable: a domain's own state is a Sendable `let` and lock-guarded settings, so sharing it is safe;
+// `Domain` is not declared Sendable only so that `nonisolated` subclasses may hold endpoint wrappers (Swift 6.2+
+// rejects the wrappers' `var` storage in a `nonisolated` Sendable class).
+struct SendableDomain: @unchecked Sendable {
+    let domain: Domain
+
+    init(_ domain: Domain) {
+        self.domain = domain
     }
 }

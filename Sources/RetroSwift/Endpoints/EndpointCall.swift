@@ -1,6 +1,8 @@
 /// The request pipeline of every endpoint, top to bottom: plan, build, send, decode.
 enum EndpointCall {
-    static func perform<Signature, Request, Response>(
+    /// `nonisolated(nonsending)`: runs on the caller's actor until the transport call, so the request (which need not
+    /// be `Sendable`) never leaves the caller's isolation; only the `Sendable` `HttpRequestParams` does.
+    nonisolated(nonsending) static func perform<Signature, Request, Response>(
         _ domain: Domain, _ key: AnyKeyPath, _ state: EndpointState<Signature>, _ declaration: EndpointDeclaration,
         _ request: Request
     ) async throws -> Response {

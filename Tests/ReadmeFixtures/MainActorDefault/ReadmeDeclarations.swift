@@ -1,0 +1,112 @@
+// The README's declarations as a user writes them in this fixture's compiler configuration (see Package.swift).
+// MainActor default isolation (Xcode 26 app targets): `nonisolated` before each API class, no `@unchecked Sendable`.
+import Foundation
+import RetroSwift
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+struct Schedule: Codable, Equatable, Sendable {
+    var id: String
+    var title: String
+}
+
+struct GetSchedulesResponse: Codable, Equatable, Sendable {
+    var schedules: [Schedule]
+}
+
+struct UpdateScheduleRequest {
+    @Path("schedule_id") var scheduleId: String = ""
+    @Header("X-Account-Id") var accountId: String = ""
+    @JsonBody var schedule: Schedule
+}
+
+struct UpdateScheduleResponse: Codable, Equatable, Sendable {
+    var updated: Bool
+}
+
+struct DeleteScheduleResponse: Codable, Equatable, Sendable {
+    var deleted: Bool
+}
+
+struct DeleteScheduleErrorResponse: Codable, Equatable, Sendable {
+    var errorMessage: String
+}
+
+nonisolated final class SchedulesApi: ApiDomain {
+    @Get("/api/v1/schedule")
+    var getSchedules: (GetSchedulesRequest) async throws -> GetSchedulesResponse
+
+    @Put("/api/v1/schedule")
+    var createSchedule: (CreateScheduleRequest) async throws -> Empty
+
+    @Post("/api/v1/schedule/{schedule_id}")
+    var updateSchedule: (UpdateScheduleRequest) async throws -> UpdateScheduleResponse
+
+    @Delete("/api/v1/schedule/{schedule_id}")
+    var deleteSchedule: (DeleteScheduleRequest) async throws -> Either<DeleteScheduleResponse, DeleteScheduleErrorResponse>
+}
+
+struct GetSchedulesRequest {
+    @Query var page: Int
+    @Query("limit") var schedulesPerPage: Int = 0
+    @Header("X-Account-Id") var accountId: String = ""
+}
+
+struct CreateScheduleRequest {
+    @Header("X-Account-Id") var accountId: String = ""
+    @JsonBody var scheduleBody: Schedule
+}
+
+struct DeleteScheduleRequest {
+    @Path("schedule_id") var ScheduleId: String = ""
+    @Header("X-Account-Id") var accountId: String = ""
+}
+
+struct SpeechToTextApiRequest {
+    @FormParam("model_id") var modelId = ""
+    @FormParam("language_code") var languageCode = ""
+    @FormParam("tag_audio_events") var tagAudioEvents = false
+    @FormParam("num_speakers") var numSpeakers = 1
+    @FormFile("file") var recording = .empty
+}
+
+nonisolated final class ElevenLabsApi: ApiDomain {
+    typealias SpeechToTextApiRequest = ReadmeSpeechToTextApiRequest
+
+    struct SpeechToTextResponse: Decodable, Sendable {
+        var text: String
+    }
+
+    @Post("/v1/speech-to-text")
+    var speechToText: (SpeechToTextApiRequest) async throws -> SpeechToTextResponse
+}
+
+/// The README's `ElevenLabsApi.SpeechToTextApiRequest`, reachable without naming this fixture's module.
+typealias ReadmeSpeechToTextApiRequest = SpeechToTextApiRequest
+
+// The seed README's own ApiDomain, shadowing the library's.
+nonisolated class ApiDomain: Domain {
+    override init(transport: HttpTransport) {
+        super.init(transport: transport)
+        transport.setConfiguration(scheme: "https", host: "rest.bandsintown.com", sharedHeaders: nil)
+    }
+}
+
+// The same API on the library's own ApiDomain (not shadowed).
+nonisolated final class SchedulesApiLib: RetroSwift.ApiDomain {
+    @Get("/api/v1/schedule")
+    var getSchedules: (GetSchedulesRequest) async throws -> GetSchedulesResponse
+
+    @Delete("/api/v1/schedule/{schedule_id}")
+    var deleteSchedule: (DeleteScheduleRequest) async throws -> Either<DeleteScheduleResponse, DeleteScheduleErrorResponse>
+
+    @Get("/health")
+    var health: () async throws -> Empty
+
+    @Get("/health")
+    var sendableHealth: @Sendable () async throws -> Empty
+
+    @Get("/api/v1/schedule")
+    var sendableGetSchedules: @Sendable (GetSchedulesRequest) async throws -> GetSchedulesResponse
+}

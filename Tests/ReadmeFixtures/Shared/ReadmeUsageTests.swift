@@ -1,0 +1,172 @@
+// The README's calls and mocks, run in each compiler configuration of the README fixtures (see Package.swift):
+// from a main-actor view model everywhere, and — where the API types are not main-actor isolated by default
+// (`DETACHED` is defined) — from a plain nonisolated function, a detached task and a task group.
+import Foundation
+import RetroSwift
+import RetroSwiftTesting
+import Testing
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+func makeReadmeTransport() -> RecordingTransport {
+    RecordingTransport { params in
+        switch (params.method, params.encodedPathAndQuery) {
+        case (.get, let path) where path.hasPrefix("/api/v1/schedule"): return .json(#"{"schedules":[{"id":"7","title":"Standup"}]}"#)
+        case (.delete, _): return .json(#"{"errorMessage":"nope"}"#, status: 404)
+        case (.post, "/v1/speech-to-text"): return .json(#"{"text":"hello"}"#)
+        case (.get, "/health"): return HttpOperationResult(statusCode: 204)
+        default: return .text("unexpected \(params.method) \(params.encodedPathAndQuery)", status: 500)
+        }
+    }
+}
+
+@MainActor
+final class ScheduleViewModel {
+    let api: SchedulesApi
+    let lib: SchedulesApiLib
+    let eleven: ElevenLabsApi
+    var schedules: [Schedule] = []
+
+    init(api: SchedulesApi, lib: SchedulesApiLib, eleven: ElevenLabsApi) {
+        self.api = api
+        self.lib = lib
+        self.eleven = eleven
+    }
+
+    func load() async throws {
+        let request = GetSchedulesRequest(page: 1, schedulesPerPage: 30, accountId: "acc_id")
+        let response = try await api.getSchedules(request)
+        schedules = response.schedules
+        schedules += try await lib.getSchedules(request).schedules
+        _ = try await lib.health()
+        _ = try await lib.sendableHealth()
+        schedules += try await lib.sendableGetSchedules(GetSchedulesRequest(page: 2)).schedules
+    }
+
+    func delete() async throws -> Either<DeleteScheduleResponse, DeleteScheduleErrorResponse> {
+        try await api.deleteSchedule(DeleteScheduleRequest(ScheduleId: "42", accountId: "acc_id"))
+    }
+
+    func speechToText(languageCode: String, recording: Data) async throws -> String {
+        let request = ElevenLabsApi.SpeechToTextApiRequest(
+            modelId: "scribe_v1",
+            languageCode: languageCode,
+            tagAudioEvents: false,
+            numSpeakers: 1,
+            recording: .init(fileName: "recording.caf", mimeType: "audio/x-caf", content: recording)
+        )
+
+        let transcribedText = try await eleven.speechToText(request).text
+        return transcribedText
+    }
+
+    func mock() {
+        api.getSchedules = { _ in
+            GetSchedulesResponse(schedules: [Schedule(id: "1", title: "Mocked")])
+        }
+
+        api.deleteSchedule = { _ in
+            throw URLError(.userAuthenticationRequired)
+        }
+
+        api.deleteSchedule = { _ in
+            .errorResponse(DeleteScheduleErrorResponse(errorMessage: "Schedule not found"))
+        }
+    }
+}
+
+@Suite("README in this compiler configuration")
+struct ReadmeUsageTests {
+    @Test("calls and mocks from a main-actor view model")
+    @MainActor
+    func fromTheMainActor() async throws {
+        // Given
+        let transport = makeReadmeTransport()
+        let model = ScheduleViewModel(
+            api: SchedulesApi(transport: transport),
+            lib: SchedulesApiLib(transport: makeReadmeTransport(), baseURL: URL(string: "http://127.0.0.1:8080/api")!),
+            eleven: ElevenLabsApi(transport: makeReadmeTransport())
+        )
+
+        // When
+        try await model.load()
+        let deleted = try await model.delete()
+        let text = try await model.speechToText(languageCode: "en", recording: Data([0, 1, 2]))
+
+        // Then
+        #expect(model.schedules.map(\.title) == ["Standup", "Standup", "Standup"])
+        #expect(transport.requests.first?.encodedPathAndQuery == "/api/v1/schedule?page=1&limit=30")
+        guard case .errorResponse(let error) = deleted else { Issue.record("expected .errorResponse"); return }
+        #expect(error.errorMessage == "nope")
+        #expect(text == "hello")
+
+        // When
+        model.mock()
+        try await model.load()
+        let mockedDelete = try await model.delete()
+
+        // Then
+        #expect(model.schedules.first?.title == "Mocked")
+        guard case .errorResponse(let mocked) = mockedDelete else { Issue.record("expected the mocked error"); return }
+        #expect(mocked.errorMessage == "Schedule not found")
+
+        // When
+        model.api.$getSchedules.removeMock()
+        model.api.removeAllMocks()
+        try await model.load()
+
+        // Then
+        #expect(model.schedules.first?.title == "Standup")
+        try model.api.validateEndpoints()
+        try model.lib.validateEndpoints()
+        try model.eleven.validateEndpoints()
+    }
+
+    #if DETACHED
+    @Test("calls from a nonisolated function, a detached task and a task group; a mock assigned off the main actor")
+    func offTheMainActor() async throws {
+        // Given
+        let api = SchedulesApi(transport: makeReadmeTransport())
+        let lib = SchedulesApiLib(transport: makeReadmeTransport(), baseURL: URL(string: "http://127.0.0.1:8080/api")!)
+        let seedForm = SeedFormSchedulesApi(transport: makeReadmeTransport())
+
+        // When
+        let plain = try await Self.plainNonisolatedCall(api: api, lib: lib)
+        let detached = try await Task.detached {
+            let request = GetSchedulesRequest(page: 3)
+            var result = try await api.getSchedules(request).schedules
+            result += try await lib.getSchedules(request).schedules
+            result += try await lib.sendableGetSchedules(request).schedules
+            _ = try await lib.sendableHealth()
+            return result
+        }.value
+        api.getSchedules = { _ in GetSchedulesResponse(schedules: []) }
+        let mocked = try await Task.detached { try await api.getSchedules(GetSchedulesRequest(page: 1)) }.value
+        api.removeAllMocks()
+        let counts = try await withThrowingTaskGroup(of: Int.self) { group in
+            for page in 1...20 {
+                group.addTask { try await api.getSchedules(GetSchedulesRequest(page: page)).schedules.count }
+            }
+            return try await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+        let seed = try await seedForm.getSchedules(GetSchedulesRequest(page: 1))
+
+        // Then
+        #expect(plain.count == 2)
+        #expect(detached.count == 3)
+        #expect(mocked.schedules.isEmpty)
+        #expect(counts == Array(repeating: 1, count: 20))
+        #expect(seed.schedules.count == 1)
+    }
+
+    private static func plainNonisolatedCall(api: SchedulesApi, lib: SchedulesApiLib) async throws -> [Schedule] {
+        let request = GetSchedulesRequest(page: 1, schedulesPerPage: 30, accountId: "acc_id")
+        var result = try await api.getSchedules(request).schedules
+        result += try await lib.getSchedules(request).schedules
+        _ = try await lib.health()
+        _ = try await api.deleteSchedule(DeleteScheduleRequest(ScheduleId: "1"))
+        return result
+    }
+    #endif
+}
