@@ -56,6 +56,17 @@ let package = Package(
             path: "Sources/InProcessRatios",
             swiftSettings: [.treatAllWarnings(as: .error)]
         ),
+        // Section 4: first-call cost by API size, and validateEndpoints() time.
+        .executableTarget(
+            name: "cold-start",
+            dependencies: [
+                "BenchmarkSupport",
+                .product(name: "RetroSwift", package: "RetroSwift"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Sources/ColdStart",
+            swiftSettings: [.treatAllWarnings(as: .error)]
+        ),
         // One side of a section 1 or 2 comparison in a plain loop, for callgrind; run by profile.sh.
         .executableTarget(
             name: "call-loop",

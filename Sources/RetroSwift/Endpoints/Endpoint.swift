@@ -210,10 +210,6 @@ public struct Endpoint<Method: EndpointMethod, Signature>: Sendable {
 }
 
 extension Endpoint: EndpointProtocol {
-    var stateIdentity: ObjectIdentifier {
-        ObjectIdentifier(state)
-    }
-
     func removeMock() {
         state.mock.withLock { $0 = nil }
     }

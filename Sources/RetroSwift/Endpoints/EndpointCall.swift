@@ -65,31 +65,21 @@ enum EndpointCall {
             state.plan.withLock { $0 = plan }
             return plan
         }
-        let endpoint = EndpointIdentity(
-            domain: String(describing: type(of: domain)), name: name(of: key, state, in: domain),
-            method: declaration.method, template: declaration.template
-        )
+        let domainType = DomainType(type(of: domain))
+        let storage = PlanKey(key)
+        let endpoint = EndpointIdentity(method: declaration.method, template: declaration.template) {
+            (String(describing: domainType.type), propertyName(of: storage.path))
+        }
         let plan = try RequestPlanner.plan(for: request, endpoint: endpoint, declaration: declaration, responseType: responseType)
         state.plan.withLock { $0 = plan }
         sharedPlans.withLock { $0[sharedKey] = plan }
         return plan
     }
 
-    /// The endpoint's property name: read from its storage key path (`\SchedulesApi._getSchedules`), which costs
-    /// the same whatever the size of the API; or, if the runtime does not print key paths that way, found by
-    /// looking for the endpoint's state among the domain's stored properties.
-    private static func name<Signature>(of key: AnyKeyPath, _ state: EndpointState<Signature>, in domain: Domain) -> String {
-        if let name = state.name.current { return name }
-        let name: String
-        if let label = storageLabel(of: key) {
-            name = RequestPlanner.propertyName(label)
-        } else {
-            let identity = ObjectIdentifier(state)
-            let label = domain.endpointProperties().first { $0.endpoint.stateIdentity == identity }?.label ?? "endpoint"
-            name = RequestPlanner.propertyName(label)
-        }
-        state.name.withLock { $0 = name }
-        return name
+    /// The endpoint's property name, read from its storage key path (`\SchedulesApi._getSchedules`): the same cost
+    /// whatever the size of the API. If a runtime ever prints key paths another way, the whole text stands in.
+    private static func propertyName(of key: AnyKeyPath) -> String {
+        storageLabel(of: key).map(RequestPlanner.propertyName) ?? String(describing: key)
     }
 
     /// `_getSchedules` from `\SchedulesApi._getSchedules`; `nil` for any other form.
@@ -101,5 +91,15 @@ enum EndpointCall {
             label.allSatisfy({ $0 == "_" || $0.isLetter || $0.isNumber })
         else { return nil }
         return String(label)
+    }
+}
+
+/// A domain's type, carried into the closure that names an endpoint when first asked.
+// @unchecked Sendable: a metatype is immutable runtime metadata.
+private struct DomainType: @unchecked Sendable {
+    let type: Domain.Type
+
+    init(_ type: Domain.Type) {
+        self.type = type
     }
 }

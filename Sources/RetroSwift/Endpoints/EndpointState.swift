@@ -4,13 +4,10 @@ final class EndpointState<Signature>: Sendable {
     let mock = Locked<Signature?>(nil)
     /// The validated plan, made on the first call.
     let plan = Locked<RequestPlan?>(nil)
-    /// The property name, found on the first call.
-    let name = Locked<String?>(nil)
 }
 
 /// Lets a domain find its endpoints among its stored properties without knowing their generic types.
 protocol EndpointProtocol {
-    var stateIdentity: ObjectIdentifier { get }
     func removeMock()
     func declarationIssues(domain: String, name: String) -> [DeclarationError.Issue]
 }
