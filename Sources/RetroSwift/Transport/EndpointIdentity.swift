@@ -39,10 +39,14 @@ public struct EndpointIdentity: Sendable, Hashable, CustomStringConvertible {
         "\(domain).\(name) (\(method.rawValue) \(template))"
     }
 
+    /// Whether both name the same endpoint: the same domain, name, method and template.
     public static func == (lhs: EndpointIdentity, rhs: EndpointIdentity) -> Bool {
         lhs.method == rhs.method && lhs.template == rhs.template && lhs.domain == rhs.domain && lhs.name == rhs.name
     }
 
+    /// Hashes the domain, name, method and template.
+    ///
+    /// - Parameter hasher: The hasher to feed.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(method)
         hasher.combine(template)

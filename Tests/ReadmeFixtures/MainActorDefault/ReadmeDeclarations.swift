@@ -1,5 +1,7 @@
 // The README's declarations as a user writes them in this fixture's compiler configuration (see Package.swift).
-// MainActor default isolation (Xcode 26 app targets): `nonisolated` before each API class, no `@unchecked Sendable`.
+// MainActor default isolation (Xcode 26 app targets): `nonisolated` before each class that derives directly from
+// RetroSwift's `Domain` or `ApiDomain`, and no `@unchecked Sendable`. `SchedulesApi` and `ElevenLabsApi` derive from
+// the seed README's own `nonisolated class ApiDomain` below, so they need nothing and are main-actor isolated.
 import Foundation
 import RetroSwift
 #if canImport(FoundationNetworking)
@@ -33,7 +35,7 @@ struct DeleteScheduleErrorResponse: Codable, Equatable, Sendable {
     var errorMessage: String
 }
 
-nonisolated final class SchedulesApi: ApiDomain {
+final class SchedulesApi: ApiDomain {
     @Get("/api/v1/schedule")
     var getSchedules: (GetSchedulesRequest) async throws -> GetSchedulesResponse
 
@@ -71,7 +73,7 @@ struct SpeechToTextApiRequest {
     @FormFile("file") var recording = .empty
 }
 
-nonisolated final class ElevenLabsApi: ApiDomain {
+final class ElevenLabsApi: ApiDomain {
     typealias SpeechToTextApiRequest = ReadmeSpeechToTextApiRequest
 
     struct SpeechToTextResponse: Decodable, Sendable {
