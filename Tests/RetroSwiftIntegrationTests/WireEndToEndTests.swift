@@ -152,4 +152,30 @@ struct WireEndToEndTests {
             #expect(echoed == note)
         }
     }
+
+    @Test(
+        "dates are whole epoch milliseconds in JSON bodies and queries alike; responses may carry fractions",
+        arguments: TransportKind.allCases
+    )
+    func wholeMillisecondDates(kind: TransportKind) async throws {
+        try await withServer(kind, respond: { request in
+            let body = request.method == "PUT" ? #"{"text":"t","at":1700000000123.9}"# : ""
+            return ScriptedResponse(status: request.method == "PUT" ? 200 : 204, headers: [("Content-Type", "application/json")], body: Data(body.utf8))
+        }) { transport, server in
+            // Given: a date with sub-millisecond precision, as `Date()` usually has
+            let api = Api(transport: transport)
+            let at = Date(timeIntervalSince1970: 1_700_000_000.123_456)
+
+            // When
+            let echoed = try await api.note(NoteRequest(note: Note(text: "t", at: at)))
+            _ = try await api.lookup(LookupRequest(itemId: "i", since: at))
+
+            // Then: the same integer on both, never `1700000000123.456`
+            let received = server.requests
+            let json = String(decoding: received[0].body, as: UTF8.self)
+            #expect(json.contains(#""at":1700000000123,"#) || json.contains(#""at":1700000000123}"#), "\(json)")
+            #expect(received[1].queryItems.first { $0.name == "since" }?.value == "1700000000123")
+            #expect(echoed.at == Date(timeIntervalSince1970: 1_700_000_000.1239))
+        }
+    }
 }

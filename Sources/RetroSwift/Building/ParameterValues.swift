@@ -54,7 +54,7 @@ enum ParameterValues {
         case let int as Int: return text(int)
         case let bool as Bool: return text(bool)
         case let double as Double: return String(double)
-        case let date as Date: return String(Int64((date.timeIntervalSince1970 * 1000).rounded()))
+        case let date as Date: return String(EpochMilliseconds.of(date))
         case let uuid as UUID: return uuid.uuidString
         case let url as URL: return url.absoluteString
         case let decimal as Decimal: return decimal.description

@@ -149,7 +149,7 @@ struct RequestBuilder {
     private func params() throws -> HttpRequestParams {
         HttpRequestParams(
             method: plan.endpoint.method, encodedPath: encodedPath(), encodedQuery: encodedQuery(),
-            queryItems: queryItems, headers: headers, body: body(), timeout: plan.timeout ?? settings.timeout,
+            queryItems: queryItems, headers: headers, body: try body(), timeout: plan.timeout ?? settings.timeout,
             responseDestination: plan.responseDestination, endpoint: plan.endpoint
         )
     }
@@ -179,7 +179,7 @@ struct RequestBuilder {
         return hasQuery ? query : nil
     }
 
-    private func body() -> HttpRequestBody? {
+    private func body() throws -> HttpRequestBody? {
         switch plan.bodyStyle {
         case .none:
             return nil
@@ -196,6 +196,13 @@ struct RequestBuilder {
                 content: .data(Data(encoded.joined(separator: "&").utf8))
             )
         case .multipart:
+            guard !form.isEmpty else {
+                throw RequestError(
+                    .invalidValue, endpoint: plan.endpoint,
+                    reason: "a multipart body needs at least one part (RFC 2046), but every form field is nil or empty "
+                        + "and every file is .empty; nothing was sent"
+                )
+            }
             let multipart = MultipartFormBody(boundary: settings.multipartBoundary(), parts: form)
             return HttpRequestBody(contentType: multipart.contentType, content: .multipart(multipart))
         }

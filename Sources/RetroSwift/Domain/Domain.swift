@@ -26,13 +26,14 @@ open class Domain {
     /// `Either`, so subclasses can write it unqualified even if another module also declares one.
     public typealias Either<Response, ErrorResponse> = RetroSwift.Either<Response, ErrorResponse>
 
-    /// Encodes `@JsonBody` values. Dates are epoch milliseconds by default, as Echo and Kilo send them.
+    /// Encodes `@JsonBody` values. Dates are whole epoch milliseconds by default (rounded to the nearest, halves
+    /// away from zero), as Echo and Kilo send them and as query, header, path and form values are sent.
     public var jsonEncoder: JSONEncoder {
         get { settings.current.jsonEncoder }
         set { settings.withLock { $0.jsonEncoder = newValue } }
     }
 
-    /// Decodes JSON responses. Dates are epoch milliseconds by default.
+    /// Decodes JSON responses. Dates are epoch milliseconds by default, as integers or fractions.
     public var jsonDecoder: JSONDecoder {
         get { settings.current.jsonDecoder }
         set { settings.withLock { $0.jsonDecoder = newValue } }

@@ -10,8 +10,9 @@ struct DomainSettings: Sendable {
 
     static func makeDefault() -> DomainSettings {
         let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .millisecondsSince1970
+        encoder.dateEncodingStrategy = EpochMilliseconds.encodingStrategy
         let decoder = JSONDecoder()
+        // Accepts integers and fractions alike.
         decoder.dateDecodingStrategy = .millisecondsSince1970
         return DomainSettings(
             jsonEncoder: encoder, jsonDecoder: decoder,

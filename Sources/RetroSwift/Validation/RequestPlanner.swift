@@ -170,11 +170,22 @@ struct RequestPlanner {
     }
 
     private mutating func checkStaticHeaders() -> [HttpHeader] {
-        declaration.headers.sorted { $0.key < $1.key }.compactMap { name, value in
+        var seen: [String: String] = [:]
+        return declaration.headers.sorted { $0.key < $1.key }.compactMap { name, value in
             if let problem = HeaderRules.problem(inName: name) ?? HeaderRules.problem(inValue: value) {
                 report("static header '\(name)': \(problem)", fix: "correct the header in the endpoint's headers argument")
                 return nil
             }
+            // Header names are case-insensitive (RFC 9110 §5.1): two keys differing only in case are one field,
+            // refused as two @Header fields of such names are, rather than one value silently dropped.
+            if let first = seen[name.lowercased()] {
+                report(
+                    "static headers '\(first)' and '\(name)' name the same field (header names are case-insensitive)",
+                    fix: "keep one of them; to send several values, join them with \", \" in one header"
+                )
+                return nil
+            }
+            seen[name.lowercased()] = name
             return HttpHeader(name: name, value: value)
         }
     }
@@ -262,6 +273,12 @@ struct RequestPlanner {
         }
         if !bodies.isEmpty && declaration.formEncoding == .multipart {
             report("@JsonBody on an endpoint declared with formEncoding: .multipart", fix: "use @FormParam fields, or drop formEncoding")
+        }
+        if bodies.isEmpty && form.isEmpty && declaration.formEncoding == .multipart {
+            report(
+                "formEncoding: .multipart but no @FormParam or @FormFile field; a multipart body needs at least one part (RFC 2046)",
+                fix: "add the form fields, or drop formEncoding"
+            )
         }
         let style: RequestPlan.BodyStyle
         if !bodies.isEmpty {

@@ -66,6 +66,8 @@ struct DeclarationErrorTests {
         @Get("/header") var badHeader: (BadHeaderRequest) async throws -> Empty
         @Get("/plain") var plainField: (PlainFieldRequest) async throws -> Empty
         @Get("/weird") var weirdResponse: (QueryRequest) async throws -> NotDecodable
+        @Get("/case", headers: ["kit": "kat", "Kit": "-kat"]) var caseHeaders: (QueryRequest) async throws -> Empty
+        @Post("/multi", formEncoding: .multipart) var emptyMultipart: (QueryRequest) async throws -> Empty
     }
 
     private func mistakes(_ call: (Api) async throws -> Void) async -> (String?, Int) {
@@ -189,6 +191,26 @@ struct DeclarationErrorTests {
             """)
     }
 
+    @Test("static headers whose names differ only in case, and a multipart endpoint with no form fields")
+    func caseHeadersAndEmptyMultipart() async {
+        // When
+        let (headers, sentHeaders) = await mistakes { _ = try await $0.caseHeaders(QueryRequest()) }
+        let (multipart, sentMultipart) = await mistakes { _ = try await $0.emptyMultipart(QueryRequest()) }
+
+        // Then
+        #expect(headers == """
+            RetroSwift found 1 declaration mistake:
+            - Api.caseHeaders (GET /case): static headers 'Kit' and 'kit' name the same field (header names are \
+            case-insensitive). Fix: keep one of them; to send several values, join them with ", " in one header.
+            """)
+        #expect(multipart == """
+            RetroSwift found 1 declaration mistake:
+            - Api.emptyMultipart (POST /multi): formEncoding: .multipart but no @FormParam or @FormFile field; a \
+            multipart body needs at least one part (RFC 2046). Fix: add the form fields, or drop formEncoding.
+            """)
+        #expect(sentHeaders + sentMultipart == 0)
+    }
+
     @Test("validateEndpoints reports every endpoint's type-level mistakes at once, before any call")
     func eagerValidation() throws {
         // Given
@@ -200,6 +222,7 @@ struct DeclarationErrorTests {
         // Then
         #expect(error?.issues.map(\.endpoint.name) == [
             "missingPath", "twoBodies", "bodyAndForm", "bodyOnGet", "malformed", "plainField", "weirdResponse",
+            "caseHeaders", "emptyMultipart",
         ])
     }
 

@@ -35,12 +35,18 @@ struct BodyTests {
         @FormParam var note: String = ""
     }
 
+    private struct AttachmentRequest {
+        @FormFile("attachment") var file = .empty
+        @FormParam var tags: [String] = []
+    }
+
     private final class Api: Domain, @unchecked Sendable {
         @Post("/events") var create: (CreateRequest) async throws -> Empty
         @Patch("/events/1") var patch: (PatchRequest) async throws -> Empty
         @Post("/login") var login: (LoginRequest) async throws -> Empty
         @Post("/upload") var upload: (UploadRequest) async throws -> Empty
         @Post("/notes", formEncoding: .multipart) var note: (NoteRequest) async throws -> Empty
+        @Post("/attachments") var attach: (AttachmentRequest) async throws -> Empty
     }
 
     private func makeApi() -> (Api, RecordingTransport) {
@@ -161,5 +167,38 @@ struct BodyTests {
         #expect(streamed == (try form.data()))
         #expect(Int64(streamed.count) == (try form.contentLength()))
         #expect(streamed.range(of: content) != nil)
+    }
+
+    @Test("a multipart form whose every part is left out is refused before anything is sent (RFC 2046 needs one)")
+    func refusesEmptyMultipart() async throws {
+        // Given
+        let (api, transport) = makeApi()
+
+        // When
+        let error = await #expect(throws: RequestError.self) { _ = try await api.attach(AttachmentRequest()) }
+        _ = try await api.attach(AttachmentRequest(tags: ["one"]))
+
+        // Then
+        #expect(error?.description == "Api.attach (POST /attachments): a multipart body needs at least one part "
+            + "(RFC 2046), but every form field is nil or empty and every file is .empty; nothing was sent")
+        #expect(transport.requests.count == 1)
+    }
+
+    @Test("JSON dates are whole milliseconds, rounded as query values are, whatever the Date's precision")
+    func roundsJSONDates() async throws {
+        // Given
+        let (api, transport) = makeApi()
+        let dates = [1_700_000_000.123_456, 1_700_000_000.123_5, -1.000_6, 0.000_4]
+
+        for seconds in dates {
+            // When
+            _ = try await api.create(CreateRequest(event: Event(name: "e", at: Date(timeIntervalSince1970: seconds))))
+
+            // Then
+            let json = String(decoding: try #require(transport.lastRequest?.body).data(), as: UTF8.self)
+            let expected = Int64((seconds * 1000).rounded())
+            #expect(json.contains("\"at\":\(expected)}") || json.contains("\"at\":\(expected),"), "\(json)")
+        }
+        #expect(dates.map { Int64(($0 * 1000).rounded()) } == [1_700_000_000_123, 1_700_000_000_124, -1_001, 0])
     }
 }
