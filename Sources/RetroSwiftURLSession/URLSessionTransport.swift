@@ -16,7 +16,7 @@ import FoundationNetworking
 /// - Multipart bodies with file parts are written to a temporary file chunk by chunk and uploaded from it, so a
 ///   large file is never held in memory; `DownloadedFile` responses are downloaded to disk.
 /// - Nothing is printed. ``logger`` receives one line per call with method, URL, status and duration, never
-///   header values.
+///   header values, and with the values of secret query parameters (``queryRedaction``) replaced by `<redacted>`.
 public final class URLSessionTransport: ConfigurableHttpTransport {
     /// Receives one line per call; it never contains header values (so no `Authorization` or cookies).
     public typealias Logger = @Sendable (String) -> Void
@@ -27,16 +27,31 @@ public final class URLSessionTransport: ConfigurableHttpTransport {
     public let configuration = HttpTransportConfigurationStore()
     /// The log hook, or `nil` for silence.
     public let logger: Logger?
+    /// The query parameters whose values the log line hides.
+    public let queryRedaction: QueryRedaction
 
-    /// Creates a transport on `session` (`URLSession.shared` by default).
-    public init(session: URLSession = .shared, logger: Logger? = nil) {
+    /// Creates a transport on `session`.
+    ///
+    /// - Parameters:
+    ///   - session: The session requests go through (`URLSession.shared` by default).
+    ///   - queryRedaction: The query parameters whose values the log line hides (``QueryRedaction/defaultNames`` by default).
+    ///   - logger: Receives one line per call, or `nil` for silence.
+    public init(session: URLSession = .shared, queryRedaction: QueryRedaction = QueryRedaction(), logger: Logger? = nil) {
         self.session = session
+        self.queryRedaction = queryRedaction
         self.logger = logger
     }
 
     /// Creates a transport on a new session with `configuration`.
-    public convenience init(configuration: URLSessionConfiguration, logger: Logger? = nil) {
-        self.init(session: URLSession(configuration: configuration), logger: logger)
+    ///
+    /// - Parameters:
+    ///   - configuration: The configuration of the new session.
+    ///   - queryRedaction: The query parameters whose values the log line hides (``QueryRedaction/defaultNames`` by default).
+    ///   - logger: Receives one line per call, or `nil` for silence.
+    public convenience init(
+        configuration: URLSessionConfiguration, queryRedaction: QueryRedaction = QueryRedaction(), logger: Logger? = nil
+    ) {
+        self.init(session: URLSession(configuration: configuration), queryRedaction: queryRedaction, logger: logger)
     }
 
     /// Sends the request and returns the response, whatever its status.
@@ -83,6 +98,7 @@ public final class URLSessionTransport: ConfigurableHttpTransport {
     private func log(_ request: URLRequest, outcome: String, duration: Duration) {
         guard let logger else { return }
         let milliseconds = Int((Double(duration.components.seconds) * 1_000 + Double(duration.components.attoseconds) / 1e15).rounded())
-        logger("\(request.httpMethod ?? "GET") \(request.url?.absoluteString ?? "?") -> \(outcome) (\(milliseconds) ms)")
+        let url = queryRedaction.redact(request.url?.absoluteString ?? "?")
+        logger("\(request.httpMethod ?? "GET") \(url) -> \(outcome) (\(milliseconds) ms)")
     }
 }

@@ -16,6 +16,7 @@ struct URLSessionTransportTests {
 
     private struct ItemRequest {
         @Path var id: Int = 0
+        @Query("api_key") var apiKey: String? = nil
     }
 
     private struct UploadRequest {
@@ -59,7 +60,7 @@ struct URLSessionTransportTests {
         return url
     }
 
-    @Test("the logger gets one line per call with method, URL and status, and no Authorization or cookie value")
+    @Test("the logger gets one line per call with method, URL and status, and no Authorization, cookie or query secret")
     func logger() async throws {
         // Given
         let server = try await TestServer.start { _ in
@@ -70,14 +71,15 @@ struct URLSessionTransportTests {
         transport.setConfiguration(baseURL: server.baseURL, sharedHeaders: ["Authorization": "Bearer shared-secret", "Cookie": "c=cookie-secret"])
 
         // When
-        let item = try await Api(transport: transport).item(ItemRequest(id: 3))
+        let item = try await Api(transport: transport).item(ItemRequest(id: 3, apiKey: "query-secret"))
         await server.stop()
 
         // Then
         #expect(item == Item(id: 3))
         #expect(server.requests.first?.header("Authorization") == "Bearer shared-secret")
+        #expect(server.requests.first?.queryItems.first?.value == "query-secret")
         #expect(lines.value.count == 1)
-        #expect(lines.value.first?.hasPrefix("GET http://127.0.0.1:\(server.port)/items/3 -> 200 (") == true)
+        #expect(lines.value.first?.hasPrefix("GET http://127.0.0.1:\(server.port)/items/3?api_key=<redacted> -> 200 (") == true)
         #expect(!lines.value.joined().contains("secret"))
     }
 

@@ -6,7 +6,7 @@ public struct HttpLogEntry: Sendable {
     public let endpoint: EndpointIdentity
     /// The HTTP method.
     public let method: HttpMethod
-    /// The encoded path and query (the base URL is the transport's).
+    /// The encoded path and query (the base URL is the transport's), secret query values redacted.
     public let target: String
     /// The request's own headers, redacted.
     public let requestHeaders: [HttpHeader]

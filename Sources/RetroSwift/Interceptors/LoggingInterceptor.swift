@@ -1,5 +1,6 @@
 /// Reports every call to a sink you provide, with `Authorization`, `Proxy-Authorization`, `Cookie`,
-/// `Set-Cookie` and any headers you name replaced by `<redacted>`.
+/// `Set-Cookie` and any headers you name replaced by `<redacted>`, and the values of secret query parameters
+/// (``QueryRedaction/defaultNames`` and any you name) too.
 ///
 /// Shared headers are added by the transport after the interceptors run, so they never reach the log.
 public struct LoggingInterceptor: Interceptor {
@@ -8,11 +9,19 @@ public struct LoggingInterceptor: Interceptor {
 
     /// Header names whose values are never logged, lowercased.
     public let redactedHeaders: Set<String>
+    /// The query parameters whose values are never logged.
+    public let queryRedaction: QueryRedaction
     private let sink: Sink
 
-    /// Creates the interceptor; `redacting` adds header names to the default list.
-    public init(redacting extraHeaders: Set<String> = [], sink: @escaping Sink) {
+    /// Creates the interceptor.
+    ///
+    /// - Parameters:
+    ///   - extraHeaders: Header names to redact besides `Authorization`, `Proxy-Authorization`, `Cookie` and `Set-Cookie`.
+    ///   - extraQueryNames: Query parameter names to redact besides ``QueryRedaction/defaultNames``.
+    ///   - sink: Receives one entry per call.
+    public init(redacting extraHeaders: Set<String> = [], redactingQuery extraQueryNames: Set<String> = [], sink: @escaping Sink) {
         redactedHeaders = Set(["authorization", "proxy-authorization", "cookie", "set-cookie"] + extraHeaders.map { $0.lowercased() })
+        queryRedaction = QueryRedaction(adding: extraQueryNames)
         self.sink = sink
     }
 
@@ -32,7 +41,7 @@ public struct LoggingInterceptor: Interceptor {
 
     private func entry(_ request: HttpRequestParams, response: HttpOperationResult?, error: (any Error)?, duration: Duration) -> HttpLogEntry {
         HttpLogEntry(
-            endpoint: request.endpoint, method: request.method, target: request.encodedPathAndQuery,
+            endpoint: request.endpoint, method: request.method, target: queryRedaction.redact(request.encodedPathAndQuery),
             requestHeaders: request.headers.map { HttpHeader(name: $0.name, value: redact($0.name, $0.value)) },
             statusCode: response?.statusCode,
             responseHeaders: (response?.headers ?? [:]).reduce(into: [:]) { $0[$1.key] = redact($1.key, $1.value) },

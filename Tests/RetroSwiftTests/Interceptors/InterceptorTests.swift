@@ -345,4 +345,32 @@ struct LoggingTests {
         #expect(entry.responseHeaders == ["Set-Cookie": "<redacted>", "X-Trace": "t"])
         #expect(!"\(entry)".contains("s3cr3t"))
     }
+
+    @Test("secret query values are redacted by name, case-insensitively and after percent-decoding; others are kept")
+    func redactsQuery() {
+        // Given
+        let redaction = QueryRedaction(adding: ["Session"])
+
+        // When
+        let redacted = redaction.redact("/search?q=a%20b&API%5Fkey=s3cr3t&page=2&Token=t0k&session=x&flag&sig=#frag")
+
+        // Then
+        #expect(redacted == "/search?q=a%20b&API%5Fkey=<redacted>&page=2&Token=<redacted>&session=<redacted>&flag&sig=<redacted>#frag")
+        #expect(redaction.redact("/plain") == "/plain")
+        #expect(QueryRedaction().redact("https://h/p?key=1") == "https://h/p?key=<redacted>")
+    }
+
+    @Test("the logging interceptor redacts secret query values in its target")
+    func interceptorRedactsQuery() async throws {
+        // Given
+        let entries = Protected<[HttpLogEntry]>([])
+        let api = Api(transport: RecordingTransport())
+        api.interceptors = [LoggingInterceptor(redactingQuery: ["user"]) { entry in entries.mutate { $0.append(entry) } }]
+
+        // When
+        _ = try await api.login(LoginRequest(user: "ann"))
+
+        // Then
+        #expect(entries.value.first?.target == "/login?user=<redacted>")
+    }
 }
