@@ -49,12 +49,31 @@ public final class AsyncHTTPClientTransport: ConfigurableHttpTransport {
     /// Sends the request and returns the response, whatever its status.
     public func sendRequest(with params: HttpRequestParams) async throws -> HttpOperationResult {
         let request = try makeRequest(params)
-        let timeout = TimeAmount.nanoseconds(Int64((params.timeout ?? defaultTimeout) * 1_000_000_000))
+        let seconds = params.timeout ?? defaultTimeout
+        let deadline = ContinuousClock.now + .nanoseconds(Int64(seconds * 1_000_000_000))
         do {
-            let response = try await client.execute(request, timeout: timeout)
-            return try await result(from: response, params: params)
+            let response = try await client.execute(request, timeout: .nanoseconds(Int64(seconds * 1_000_000_000)))
+            // async-http-client's timeout ends when the head arrives; the body is read under the same deadline, so
+            // a body that drips past it fails with `.timedOut` instead of arriving late as a success.
+            return try await Self.withDeadline(deadline) { try await self.result(from: response, params: params) }
         } catch {
             throw Self.translate(error)
+        }
+    }
+
+    /// Runs `body`, cancelling it and throwing `URLError(.timedOut)` if it has not finished by `deadline`.
+    private static func withDeadline<T: Sendable>(
+        _ deadline: ContinuousClock.Instant, _ body: @escaping @Sendable () async throws -> T
+    ) async throws -> T {
+        try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask { try await body() }
+            group.addTask {
+                try await Task.sleep(until: deadline, clock: .continuous)
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let value = first else { throw URLError(.timedOut) }
+            return value
         }
     }
 

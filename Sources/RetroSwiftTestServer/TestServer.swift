@@ -143,6 +143,28 @@ private final class RecordingHandler: ChannelInboundHandler {
             headers.replaceOrAdd(name: "Content-Length", value: "\(byteCount)")
             context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .init(statusCode: response.status), headers: headers))), promise: nil)
             writeChunks(remaining: byteCount, context: context)
+        case .dripped(let chunks, let interval):
+            var headers = HTTPHeaders(response.headers)
+            headers.replaceOrAdd(name: "Content-Length", value: "\(response.body.count)")
+            context.writeAndFlush(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .init(statusCode: response.status), headers: headers))), promise: nil)
+            let size = max(1, (response.body.count + max(chunks, 1) - 1) / max(chunks, 1))
+            drip(response.body, pieceSize: size, interval: interval, context: context)
+        }
+    }
+
+    private func drip(_ remaining: Data, pieceSize: Int, interval: TimeInterval, context: ChannelHandlerContext) {
+        guard !remaining.isEmpty else {
+            context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+            return
+        }
+        let piece = remaining.prefix(pieceSize)
+        context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: piece)))), promise: nil)
+        let rest = remaining.dropFirst(piece.count)
+        let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        context.eventLoop.scheduleTask(in: .milliseconds(Int64(interval * 1_000))) {
+            let (handler, context) = bound.value
+            guard context.channel.isActive else { return }
+            handler.drip(Data(rest), pieceSize: pieceSize, interval: interval, context: context)
         }
     }
 

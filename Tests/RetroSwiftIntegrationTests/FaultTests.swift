@@ -12,7 +12,11 @@ struct FaultTests {
     private final class Api: Domain, @unchecked Sendable {
         @Get("/data") var data: () async throws -> Data
         @Get("/slow", timeout: 0.5) var slow: () async throws -> Data
+        @Get("/slow-file", timeout: 0.5) var slowFile: () async throws -> DownloadedFile
+        @Get("/dripping", timeout: 1) var dripping: () async throws -> Data
     }
+
+    private static let body = Data((0..<4_000).map { UInt8(truncatingIfNeeded: $0) })
 
     @Test("connection refused", arguments: TransportKind.allCases)
     func refused(kind: TransportKind) async throws {
@@ -64,6 +68,64 @@ struct FaultTests {
 
             // Then
             #expect(throws: CancellationError.self) { try result.get() }
+        }
+    }
+
+    @Test("a body that stalls after the head fails with .timedOut promptly, in memory and to a file", arguments: TransportKind.allCases)
+    func stalledBody(kind: TransportKind) async throws {
+        try await withServer(kind, respond: { _ in
+            ScriptedResponse(status: 200, body: Self.body, behavior: .dripped(chunks: 2, interval: 30))
+        }) { transport, _ in
+            // Given
+            let api = Api(transport: transport)
+            let clock = ContinuousClock()
+            let start = clock.now
+
+            // When
+            let inMemory = await #expect(throws: URLError.self) { _ = try await api.slow() }
+            let toFile = await #expect(throws: URLError.self) { _ = try await api.slowFile() }
+
+            // Then: each within a few timeouts, never the 30 s the server would take
+            #expect(inMemory?.code == .timedOut)
+            #expect(toFile?.code == .timedOut)
+            #expect(clock.now - start < .seconds(10))
+        }
+    }
+
+    @Test(
+        "a body dripping past the timeout: completes under an idle timeout, fails promptly under a whole-exchange one",
+        arguments: TransportKind.allCases
+    )
+    func drippingBody(kind: TransportKind) async throws {
+        try await withServer(kind, respond: { _ in
+            // 10 pieces 0.25 s apart: about 2.25 s in all, never more than 0.25 s without a byte; the timeout is 1 s
+            ScriptedResponse(status: 200, body: Self.body, behavior: .dripped(chunks: 10, interval: 0.25))
+        }) { transport, _ in
+            // Given
+            let api = Api(transport: transport)
+            let clock = ContinuousClock()
+            let start = clock.now
+
+            // When
+            let result = await Result(catching: { try await api.dripping() })
+
+            // Then
+            if kind.timeoutIsIdle {
+                #expect((try? result.get()) == Self.body)
+            } else {
+                #expect(throws: URLError(.timedOut)) { try result.get() }
+                #expect(clock.now - start < .seconds(2))
+            }
+        }
+    }
+}
+
+extension Result where Failure == any Error {
+    init(catching body: () async throws -> Success) async {
+        do {
+            self = .success(try await body())
+        } catch {
+            self = .failure(error)
         }
     }
 }

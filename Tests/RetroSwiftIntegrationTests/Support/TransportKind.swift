@@ -17,6 +17,17 @@ enum TransportKind: String, CaseIterable, CustomStringConvertible, Sendable {
 
     var description: String { rawValue }
 
+    /// Whether a timeout bounds the gaps between bytes (URLSession's idle timeout) rather than the whole exchange
+    /// (AsyncHTTPClientTransport's deadline).
+    var timeoutIsIdle: Bool {
+        switch self {
+        case .urlSession: return true
+        #if AsyncHTTPClient
+        case .asyncHTTPClient: return false
+        #endif
+        }
+    }
+
     /// A fresh transport; URLSession ones get their own session so connection pools do not leak between tests.
     func make() -> any HttpTransport {
         switch self {
