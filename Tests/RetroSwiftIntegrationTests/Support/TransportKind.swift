@@ -17,6 +17,16 @@ enum TransportKind: String, CaseIterable, CustomStringConvertible, Sendable {
 
     var description: String { rawValue }
 
+    /// Whether the transport's HTTP stack handles a `WWW-Authenticate: Basic` challenge itself instead of returning
+    /// the 401 (swift-corelibs-foundation's URLSession does, and hangs when it has no credential).
+    var answersBasicChallengesItself: Bool {
+        #if canImport(FoundationNetworking)
+        return self == .urlSession
+        #else
+        return false
+        #endif
+    }
+
     /// Whether a timeout bounds the gaps between bytes (URLSession's idle timeout) rather than the whole exchange
     /// (AsyncHTTPClientTransport's deadline).
     var timeoutIsIdle: Bool {
