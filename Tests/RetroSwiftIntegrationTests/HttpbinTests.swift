@@ -1,0 +1,176 @@
+import Foundation
+import RetroSwift
+import Testing
+
+/// Everyday exchanges against a real third-party server that this project did not write: httpbin (from PyPI) under
+/// gunicorn on 127.0.0.1, installed and started by `.ci/run`, which passes its URL in `RETROSWIFT_HTTPBIN_URL`.
+/// Under CI (`CI=true`) a missing server fails the run; elsewhere the suite is skipped, saying why.
+enum Httpbin {
+    static let url: URL? = ProcessInfo.processInfo.environment["RETROSWIFT_HTTPBIN_URL"].flatMap(URL.init(string:))
+
+    static var isRequired: Bool {
+        ProcessInfo.processInfo.environment["CI"] == "true"
+    }
+
+    /// Runs the suite when the server is configured, or under CI (where a missing server must fail).
+    static var enabled: Bool {
+        url != nil || isRequired
+    }
+
+    static func baseURL() throws -> URL {
+        guard let url else {
+            throw SkipInfo("httpbin is not running: CI must start it (see .ci/run) and set RETROSWIFT_HTTPBIN_URL")
+        }
+        return url
+    }
+
+    struct SkipInfo: Error, CustomStringConvertible {
+        let description: String
+
+        init(_ description: String) {
+            self.description = description
+        }
+    }
+}
+
+@Suite(
+    "End to end: httpbin, a real third-party server",
+    .enabled(if: Httpbin.enabled, "set RETROSWIFT_HTTPBIN_URL to a local httpbin (bash .ci/run starts one)"),
+    .timeLimit(.minutes(1))
+)
+struct HttpbinTests {
+    /// httpbin's echo of a request.
+    struct Echo: Decodable {
+        var args: [String: String]
+        var headers: [String: String]
+        var form: [String: String]?
+        var files: [String: String]?
+        var json: Note?
+        var url: String
+    }
+
+    struct Note: Codable, Equatable {
+        var text: String
+        var at: Date
+    }
+
+    struct Bearer: Decodable, Equatable {
+        var authenticated: Bool
+        var token: String
+    }
+
+    struct EchoRequest {
+        @Query var text: String = ""
+        @Query var page: Int = 0
+        @Query var flag: Bool = false
+        @Header("X-Account-Id") var accountId: String = ""
+    }
+
+    struct NoteRequest {
+        @JsonBody var note: Note
+    }
+
+    struct FormRequest {
+        @FormParam var user: String = ""
+        @FormParam("pass word") var password: String = ""
+    }
+
+    struct UploadRequest {
+        @FormParam("model_id") var modelId: String = ""
+        @FormFile("file") var file = .empty
+    }
+
+    struct StatusRequest {
+        @Path var code: Int = 200
+    }
+
+    // @unchecked Sendable: the fixture adds only endpoint wrappers, set up in init and never reassigned.
+    final class Api: Domain, @unchecked Sendable {
+        @Get("/get") var get: (EchoRequest) async throws -> Echo
+        @Post("/post") var postJSON: (NoteRequest) async throws -> Echo
+        @Post("/post") var postForm: (FormRequest) async throws -> Echo
+        @Post("/post") var upload: (UploadRequest) async throws -> Echo
+        @Get("/status/{code}") var status: (StatusRequest) async throws -> Empty
+        @Get("/bearer") var bearer: () async throws -> Bearer
+    }
+
+    private func api(_ kind: TransportKind, sharedHeaders: [String: String]? = nil) throws -> Api {
+        let transport = kind.make()
+        transport.setConfiguration(baseURL: try Httpbin.baseURL(), sharedHeaders: sharedHeaders)
+        return Api(transport: transport)
+    }
+
+    @Test("query values and headers arrive as sent, decoded by the server", arguments: TransportKind.allCases)
+    func queryAndHeaders(kind: TransportKind) async throws {
+        // Given
+        let api = try api(kind, sharedHeaders: ["X-Client": "retroswift"])
+        let text = "a+b&c=d#e f/g?h é😀"
+
+        // When
+        let echo = try await api.get(EchoRequest(text: text, page: 3, flag: true, accountId: "acc 1"))
+
+        // Then
+        #expect(echo.args == ["text": text, "page": "3", "flag": "true"])
+        #expect(echo.headers["X-Account-Id"] == "acc 1")
+        #expect(echo.headers["X-Client"] == "retroswift")
+    }
+
+    @Test("a JSON body round-trips, dates as whole epoch milliseconds", arguments: TransportKind.allCases)
+    func json(kind: TransportKind) async throws {
+        // Given
+        let api = try api(kind)
+        let note = Note(text: "héllo \"world\"", at: Date(timeIntervalSince1970: 1_700_000_000.123_456))
+
+        // When
+        let echo = try await api.postJSON(NoteRequest(note: note))
+
+        // Then
+        #expect(echo.json == Note(text: note.text, at: Date(timeIntervalSince1970: 1_700_000_000.123)))
+        #expect(echo.headers["Content-Type"] == "application/json")
+    }
+
+    @Test("form-urlencoded and multipart forms are parsed by the server as sent", arguments: TransportKind.allCases)
+    func forms(kind: TransportKind) async throws {
+        // Given
+        let api = try api(kind)
+        let file = FormFile.File(fileName: "notes.txt", mimeType: "text/plain", content: Data("line one\nline two".utf8))
+
+        // When
+        let form = try await api.postForm(FormRequest(user: "ann@example.com", password: "p&s=s +1"))
+        let upload = try await api.upload(UploadRequest(modelId: "scribe_v1", file: file))
+
+        // Then
+        #expect(form.form == ["user": "ann@example.com", "pass word": "p&s=s +1"])
+        #expect(upload.form == ["model_id": "scribe_v1"])
+        #expect(upload.files == ["file": "line one\nline two"])
+    }
+
+    @Test("statuses: 2xx satisfy Empty, others throw HttpError with the status", arguments: TransportKind.allCases)
+    func statuses(kind: TransportKind) async throws {
+        // Given
+        let api = try api(kind)
+
+        // When
+        _ = try await api.status(StatusRequest(code: 204))
+        let error = await #expect(throws: HttpError.self) { _ = try await api.status(StatusRequest(code: 418)) }
+
+        // Then
+        #expect(error?.statusCode == 418)
+    }
+
+    @Test("a Bearer challenge comes back as HttpError without credentials, and the token is sent once configured", arguments: TransportKind.allCases)
+    func bearer(kind: TransportKind) async throws {
+        // Given
+        let api = try api(kind)
+
+        // When
+        let challenge = await #expect(throws: HttpError.self) { _ = try await api.bearer() }
+        api.interceptors = [BearerAuthInterceptor(store: BearerTokenStore(token: "t0k") { _ in "t0k" })]
+        let authenticated = try await api.bearer()
+
+        // Then
+        #expect(challenge?.statusCode == 401)
+        #expect(challenge?.headers.first { $0.key.lowercased() == "www-authenticate" }?.value == "Bearer")
+        #expect(authenticated == Bearer(authenticated: true, token: "t0k"))
+    }
+}
