@@ -16,8 +16,11 @@ public struct ScriptedResponse: Sendable {
         /// one left, so the server never holds the whole body (for large-download tests).
         case streamed(byteCount: Int)
         /// Send the head with the full `Content-Length` at once, then ``body`` in `chunks` equal pieces, one every
-        /// `interval` seconds (the first at once): a slow-but-steady body, or — with a long interval — a stalled one.
+        /// `interval` seconds (the first at once): a slow-but-steady body.
         case dripped(chunks: Int, interval: TimeInterval)
+        /// Send the head with the full `Content-Length` and the first `afterBytes` bytes of ``body``, then nothing
+        /// more while the connection stays open: a stalled body.
+        case stalled(afterBytes: Int)
     }
 
     /// The status code.

@@ -14,11 +14,13 @@ public final class TestServer: Sendable {
     public let port: Int
     private let channel: any Channel
     private let recorded: RequestLog
+    private let connections: OpenConnections
 
-    private init(channel: any Channel, port: Int, recorded: RequestLog) {
+    private init(channel: any Channel, port: Int, recorded: RequestLog, connections: OpenConnections) {
         self.channel = channel
         self.port = port
         self.recorded = recorded
+        self.connections = connections
     }
 
     /// `http://127.0.0.1:<port>`.
@@ -34,12 +36,14 @@ public final class TestServer: Sendable {
     /// Starts a server answering with `respond`; with `recordingBodies: false` only body sizes are kept.
     public static func start(recordingBodies: Bool = true, _ respond: @escaping Responder) async throws -> TestServer {
         let log = RequestLog()
+        let connections = OpenConnections()
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
             .childChannelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
+                connections.add(channel)
+                return channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline()
                     try channel.pipeline.syncOperations.addHandler(RecordingHandler(log: log, recordingBodies: recordingBodies, respond: respond))
                 }
@@ -50,7 +54,7 @@ public final class TestServer: Sendable {
             try await channel.close()
             throw ChannelError.unknownLocalAddress
         }
-        return TestServer(channel: channel, port: port, recorded: log)
+        return TestServer(channel: channel, port: port, recorded: log, connections: connections)
     }
 
     /// A port on 127.0.0.1 that nothing listens on (bound, then released).
@@ -62,9 +66,29 @@ public final class TestServer: Sendable {
         return port
     }
 
-    /// Stops listening.
+    /// Stops listening and closes every connection still open, so no scripted answer outlives the server.
     public func stop() async {
         try? await channel.close()
+        for connection in connections.all {
+            try? await connection.close()
+        }
+    }
+}
+
+/// The accepted connections of one server that are still open.
+final class OpenConnections: Sendable {
+    private let storage = NIOLockedValueBox<[ObjectIdentifier: any Channel]>([:])
+
+    var all: [any Channel] {
+        storage.withLockedValue { Array($0.values) }
+    }
+
+    func add(_ channel: any Channel) {
+        let key = ObjectIdentifier(channel)
+        storage.withLockedValue { $0[key] = channel }
+        channel.closeFuture.whenComplete { [storage] _ in
+            storage.withLockedValue { $0[key] = nil }
+        }
     }
 }
 
@@ -92,6 +116,8 @@ private final class RecordingHandler: ChannelInboundHandler {
     private var head: HTTPRequestHead?
     private var body = ByteBuffer()
     private var bodyByteCount = 0
+    /// The next piece of a dripped body, cancelled when the client goes away so nothing outlives the connection.
+    private var pendingDrip: Scheduled<Void>?
 
     init(log: RequestLog, recordingBodies: Bool, respond: @escaping TestServer.Responder) {
         self.log = log
@@ -149,7 +175,18 @@ private final class RecordingHandler: ChannelInboundHandler {
             context.writeAndFlush(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .init(statusCode: response.status), headers: headers))), promise: nil)
             let size = max(1, (response.body.count + max(chunks, 1) - 1) / max(chunks, 1))
             drip(response.body, pieceSize: size, interval: interval, context: context)
+        case .stalled(let afterBytes):
+            var headers = HTTPHeaders(response.headers)
+            headers.replaceOrAdd(name: "Content-Length", value: "\(response.body.count)")
+            context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .init(statusCode: response.status), headers: headers))), promise: nil)
+            context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: response.body.prefix(afterBytes))))), promise: nil)
         }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        pendingDrip?.cancel()
+        pendingDrip = nil
+        context.fireChannelInactive()
     }
 
     private func drip(_ remaining: Data, pieceSize: Int, interval: TimeInterval, context: ChannelHandlerContext) {
@@ -161,8 +198,9 @@ private final class RecordingHandler: ChannelInboundHandler {
         context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: piece)))), promise: nil)
         let rest = remaining.dropFirst(piece.count)
         let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-        context.eventLoop.scheduleTask(in: .milliseconds(Int64(interval * 1_000))) {
+        pendingDrip = context.eventLoop.scheduleTask(in: .milliseconds(Int64(interval * 1_000))) {
             let (handler, context) = bound.value
+            handler.pendingDrip = nil
             guard context.channel.isActive else { return }
             handler.drip(Data(rest), pieceSize: pieceSize, interval: interval, context: context)
         }
