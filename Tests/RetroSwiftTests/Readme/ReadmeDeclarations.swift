@@ -1,0 +1,1 @@
+../../ReadmeFixtures/Shared/ReadmeDeclarations.swift
