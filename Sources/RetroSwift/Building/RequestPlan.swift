@@ -29,6 +29,7 @@ final class RequestPlan: Sendable {
         /// Not read: the plan exists only to collect declaration mistakes (``Domain/validateEndpoints()``).
         case unplanned
 
+        /// Whether request values are classes, whose dynamic type may differ from the declared one.
         var readsClass: Bool {
             if case .classMirror = self { return true }
             return false
@@ -51,11 +52,6 @@ final class RequestPlan: Sendable {
     let staticHeaders: [HttpHeader]
     let timeout: TimeInterval?
     let responseDestination: ResponseDestination
-
-    /// Whether request values are classes, whose dynamic type may differ from the declared one.
-    var readsClass: Bool {
-        reader.readsClass
-    }
 
     init(
         endpoint: EndpointIdentity, template: PathTemplate, requestType: ObjectIdentifier, fields: [Field], reader: Reader,

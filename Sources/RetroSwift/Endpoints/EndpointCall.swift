@@ -21,7 +21,7 @@ enum EndpointCall {
         _ request: Request, _ responseType: Any.Type, _ settings: DomainSettings
     ) throws -> HttpRequestParams {
         // Warm path: the last plan was made for exactly this struct type (or for Void).
-        if let plan = state.plan.current, plan.requestType == ObjectIdentifier(Request.self), !plan.readsClass {
+        if let plan = state.plan.current, plan.requestType == ObjectIdentifier(Request.self), !plan.reader.readsClass {
             return try RequestBuilder.build(request, plan: plan, settings: settings)
         }
         func exact<T>(_ value: T) throws -> HttpRequestParams {
