@@ -14,15 +14,22 @@ import RetroSwift
 /// `CancellationError`, multipart file parts stream from disk, `DownloadedFile` responses stream to disk, and
 /// connection failures surface as `URLError` (`.cannotConnectToHost`, `.timedOut`, `.networkConnectionLost`) so
 /// retry policies work the same on both transports. Nothing is logged.
+///
+/// Redirects are RetroSwift's to follow, by its ``RedirectPolicy``, the same on every transport: the default
+/// ``failFastClient`` does not follow them itself. A client of your own must be created with
+/// `redirectConfiguration: .disallow` for that policy to apply; one that follows redirects itself applies its own
+/// rules first.
 public final class AsyncHTTPClientTransport: ConfigurableHttpTransport {
     /// The client requests go through; its lifetime is yours (the default ``failFastClient`` needs no shutdown).
     public let client: HTTPClient
 
     /// A process-wide client configured like `HTTPClient.shared`, except that a connection that cannot be
-    /// established fails the request at once (as URLSession does) instead of being retried until the deadline.
+    /// established fails the request at once (as URLSession does) instead of being retried until the deadline, and
+    /// that redirects are returned to RetroSwift instead of followed.
     public static let failFastClient: HTTPClient = {
         var configuration = HTTPClient.Configuration.singletonConfiguration
         configuration.connectionPool.retryConnectionEstablishment = false
+        configuration.redirectConfiguration = .disallow
         return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
     }()
     /// Where the domain's configuration is kept.
@@ -35,8 +42,8 @@ public final class AsyncHTTPClientTransport: ConfigurableHttpTransport {
     /// Creates a transport on `client`.
     ///
     /// - Parameters:
-    ///   - client: The HTTP client; ``failFastClient`` by default. Pass `.shared` to keep async-http-client's
-    ///     own behaviour of retrying refused connections until the request's deadline.
+    ///   - client: The HTTP client; ``failFastClient`` by default. A client of your own should be created with
+    ///     `redirectConfiguration: .disallow`, so that RetroSwift's ``RedirectPolicy`` applies.
     ///   - defaultTimeout: Seconds a whole request may take when no timeout is declared. Unlike URLSession's
     ///     idle timeout this is a deadline for the complete exchange.
     ///   - maxBodySize: The largest response body held in memory, in bytes.
@@ -47,6 +54,12 @@ public final class AsyncHTTPClientTransport: ConfigurableHttpTransport {
     }
 
     /// Sends the request and returns the response, whatever its status.
+    ///
+    /// - Parameter params: The request RetroSwift built.
+    /// - Returns: The status, headers and body, and the URL requested.
+    /// - Throws: `URLError` when no response arrived (`.timedOut` past the deadline, body included),
+    ///   `CancellationError` when the calling task was cancelled, ``RequestError`` when the transport is not
+    ///   configured.
     public func sendRequest(with params: HttpRequestParams) async throws -> HttpOperationResult {
         let request = try makeRequest(params)
         let seconds = params.timeout ?? defaultTimeout
@@ -55,7 +68,7 @@ public final class AsyncHTTPClientTransport: ConfigurableHttpTransport {
             let response = try await client.execute(request, timeout: .nanoseconds(Int64(seconds * 1_000_000_000)))
             // async-http-client's timeout ends when the head arrives; the body is read under the same deadline, so
             // a body that drips past it fails with `.timedOut` instead of arriving late as a success.
-            return try await Self.withDeadline(deadline) { try await self.result(from: response, params: params) }
+            return try await Self.withDeadline(deadline) { try await self.result(from: response, url: request.url, params: params) }
         } catch {
             throw Self.translate(error)
         }
@@ -95,18 +108,19 @@ public final class AsyncHTTPClientTransport: ConfigurableHttpTransport {
         return request
     }
 
-    private func result(from response: HTTPClientResponse, params: HttpRequestParams) async throws -> HttpOperationResult {
+    private func result(from response: HTTPClientResponse, url: String, params: HttpRequestParams) async throws -> HttpOperationResult {
         var headers: [String: String] = [:]
         for (name, value) in response.headers {
             headers[name] = headers[name].map { "\($0), \(value)" } ?? value
         }
         let status = Int(response.status.code)
+        let requested = URL(string: url)
         if params.responseDestination == .file && (200..<300).contains(status) {
-            let url = try await Self.download(response.body)
-            return HttpOperationResult(statusCode: status, headers: headers, downloadedFileURL: url)
+            let file = try await Self.download(response.body)
+            return HttpOperationResult(statusCode: status, headers: headers, downloadedFileURL: file, url: requested)
         }
         let buffer = try await response.body.collect(upTo: maxBodySize)
-        return HttpOperationResult(statusCode: status, headers: headers, body: Data(buffer.readableBytesView))
+        return HttpOperationResult(statusCode: status, headers: headers, body: Data(buffer.readableBytesView), url: requested)
     }
 
     private static func download(_ body: HTTPClientResponse.Body) async throws -> URL {

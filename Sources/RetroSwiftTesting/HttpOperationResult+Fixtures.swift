@@ -18,3 +18,15 @@ extension HttpOperationResult {
         )
     }
 }
+
+extension HttpOperationResult {
+    /// A redirect to `location` (absolute, or relative to the request's URL) with no body.
+    ///
+    /// - Parameters:
+    ///   - location: The `Location` header.
+    ///   - status: A `3xx` status; `302 Found` by default.
+    /// - Returns: The response.
+    public static func redirect(to location: String, status: Int = 302) -> HttpOperationResult {
+        HttpOperationResult(statusCode: status, headers: ["Location": location])
+    }
+}

@@ -33,10 +33,17 @@ public final class RecordingTransport: ConfigurableHttpTransport {
         requests.last
     }
 
-    /// Records the request and returns the responder's answer.
+    /// Records the request and returns the responder's answer, whose ``HttpOperationResult/url`` is the request's
+    /// URL (as a real transport reports it) unless the responder set one.
+    ///
+    /// - Parameter params: The request RetroSwift built.
+    /// - Returns: The responder's answer.
+    /// - Throws: What the responder throws.
     public func sendRequest(with params: HttpRequestParams) async throws -> HttpOperationResult {
         recorded.mutate { $0.append(params) }
-        return try await responder(params)
+        var result = try await responder(params)
+        if result.url == nil { result.url = try? url(of: params) }
+        return result
     }
 
     /// The full URL a real transport would request, using the configured base URL.

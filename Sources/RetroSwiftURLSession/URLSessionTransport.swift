@@ -15,6 +15,12 @@ import FoundationNetworking
 /// - Cancelling the calling task cancels the URLSession task at once and throws `CancellationError`.
 /// - Multipart bodies with file parts are written to a temporary file chunk by chunk and uploaded from it, so a
 ///   large file is never held in memory; `DownloadedFile` responses are downloaded to disk.
+/// - Redirects: the session never follows them itself; RetroSwift does, by the domain's or endpoint's
+///   ``RedirectPolicy``, so credentials stay with their origin and a `307` keeps its body, on Linux too.
+/// - Authentication challenges (Basic, Digest, NTLM, Negotiate) are answered only with ``credential``, only for the
+///   configured host and only once; otherwise the `401` comes back as the response. On Linux its body is empty
+///   (swift-corelibs-foundation has not read it when the challenge arrives); on Apple platforms URLSession's
+///   default handling, which may use `URLCredentialStorage`, applies when no credential is set.
 /// - Nothing is printed. ``logger`` receives one line per call with method, URL, status and duration, never
 ///   header values, and with the values of secret query parameters (``queryRedaction``) replaced by `<redacted>`.
 public final class URLSessionTransport: ConfigurableHttpTransport {
@@ -29,16 +35,24 @@ public final class URLSessionTransport: ConfigurableHttpTransport {
     public let logger: Logger?
     /// The query parameters whose values the log line hides.
     public let queryRedaction: QueryRedaction
+    /// The credential that answers HTTP authentication challenges from the configured host, or `nil` to answer none.
+    public let credential: URLCredential?
 
     /// Creates a transport on `session`.
     ///
     /// - Parameters:
     ///   - session: The session requests go through (`URLSession.shared` by default).
     ///   - queryRedaction: The query parameters whose values the log line hides (``QueryRedaction/defaultNames`` by default).
+    ///   - credential: Answers Basic, Digest, NTLM or Negotiate challenges from the configured host, once; `nil`
+    ///     (the default) answers none, so the `401` is returned.
     ///   - logger: Receives one line per call, or `nil` for silence.
-    public init(session: URLSession = .shared, queryRedaction: QueryRedaction = QueryRedaction(), logger: Logger? = nil) {
+    public init(
+        session: URLSession = .shared, queryRedaction: QueryRedaction = QueryRedaction(), credential: URLCredential? = nil,
+        logger: Logger? = nil
+    ) {
         self.session = session
         self.queryRedaction = queryRedaction
+        self.credential = credential
         self.logger = logger
     }
 
@@ -47,20 +61,33 @@ public final class URLSessionTransport: ConfigurableHttpTransport {
     /// - Parameters:
     ///   - configuration: The configuration of the new session.
     ///   - queryRedaction: The query parameters whose values the log line hides (``QueryRedaction/defaultNames`` by default).
+    ///   - credential: Answers Basic, Digest, NTLM or Negotiate challenges from the configured host, once; `nil`
+    ///     (the default) answers none, so the `401` is returned.
     ///   - logger: Receives one line per call, or `nil` for silence.
     public convenience init(
-        configuration: URLSessionConfiguration, queryRedaction: QueryRedaction = QueryRedaction(), logger: Logger? = nil
+        configuration: URLSessionConfiguration, queryRedaction: QueryRedaction = QueryRedaction(),
+        credential: URLCredential? = nil, logger: Logger? = nil
     ) {
-        self.init(session: URLSession(configuration: configuration), queryRedaction: queryRedaction, logger: logger)
+        self.init(
+            session: URLSession(configuration: configuration), queryRedaction: queryRedaction, credential: credential,
+            logger: logger
+        )
     }
 
-    /// Sends the request and returns the response, whatever its status.
+    /// Sends the request and returns the response, whatever its status; never follows a redirect itself.
+    ///
+    /// - Parameter params: The request RetroSwift built.
+    /// - Returns: The status, headers and body, and the URL requested.
+    /// - Throws: `URLError` when no response arrived, `CancellationError` when the calling task was cancelled,
+    ///   ``RequestError`` when the transport is not configured.
     public func sendRequest(with params: HttpRequestParams) async throws -> HttpOperationResult {
+        let baseURL = try configuration.configuration(for: params).baseURL
         let request = try makeRequest(params)
+        let delegate = SessionTaskDelegate(credential: credential, credentialOrigin: baseURL)
         let clock = ContinuousClock()
         let start = clock.now
         do {
-            let result = try await perform(request, params: params)
+            let result = try await perform(request, params: params, delegate: delegate)
             log(request, outcome: "\(result.statusCode)", duration: clock.now - start)
             return result
         } catch {
@@ -80,7 +107,7 @@ public final class URLSessionTransport: ConfigurableHttpTransport {
         return request
     }
 
-    private func perform(_ request: URLRequest, params: HttpRequestParams) async throws -> HttpOperationResult {
+    private func perform(_ request: URLRequest, params: HttpRequestParams, delegate: SessionTaskDelegate) async throws -> HttpOperationResult {
         let upload = try UploadSource(params.body)
         defer { upload.cleanUp() }
         if params.responseDestination == .file {
@@ -90,9 +117,9 @@ public final class URLSessionTransport: ConfigurableHttpTransport {
             // URLSession sends with chunked transfer encoding (on Linux it adds `Transfer-Encoding: chunked`
             // even when `Content-Length` is set, which servers reject, so none is set here).
             if case .file(let url) = upload { request.httpBodyStream = InputStream(url: url) }
-            return try await SessionTaskRunner.download(request, in: session)
+            return try await SessionTaskRunner.download(request, in: session, delegate: delegate)
         }
-        return try await SessionTaskRunner.data(request, upload: upload, in: session)
+        return try await SessionTaskRunner.data(request, upload: upload, in: session, delegate: delegate)
     }
 
     private func log(_ request: URLRequest, outcome: String, duration: Duration) {

@@ -52,6 +52,13 @@ open class Domain {
         set { settings.withLock { $0.interceptors = newValue } }
     }
 
+    /// How redirects are followed by endpoints that declare no `redirects:` of their own; ``RedirectPolicy/default``
+    /// unless set. See ``RedirectPolicy`` for the rules.
+    public var redirectPolicy: RedirectPolicy {
+        get { settings.current.redirectPolicy }
+        set { settings.withLock { $0.redirectPolicy = newValue } }
+    }
+
     /// The timeout for endpoints that declare none, or `nil` for the transport's default.
     public var timeout: TimeInterval? {
         get { settings.current.timeout }

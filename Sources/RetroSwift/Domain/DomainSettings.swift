@@ -7,6 +7,7 @@ struct DomainSettings: Sendable {
     var multipartBoundary: @Sendable () -> String
     var timeout: TimeInterval?
     var interceptors: [any Interceptor] = []
+    var redirectPolicy: RedirectPolicy = .default
 
     static func makeDefault() -> DomainSettings {
         let encoder = JSONEncoder()

@@ -29,11 +29,12 @@ public struct Endpoint<Method: EndpointMethod, Signature>: Sendable {
     ///   - timeout: This endpoint's timeout in seconds; `nil` uses the domain's, then the transport's.
     ///   - headers: Headers sent on every call of this endpoint (Retrofit's `@Headers`); request fields override them.
     ///   - formEncoding: `.multipart` forces a multipart body even without `@FormFile` fields.
+    ///   - redirects: How this endpoint follows redirects; `nil` uses the domain's ``Domain/redirectPolicy``.
     public init<Request, Response>(
         _ path: String, timeout: TimeInterval? = nil, headers: [String: String] = [:],
-        formEncoding: FormEncoding = .automatic
+        formEncoding: FormEncoding = .automatic, redirects: RedirectPolicy? = nil
     ) where Signature == (Request) async throws -> Response {
-        self.init(path, timeout, headers, formEncoding, request: Request.self, response: Response.self) { domain, key, state, declaration in
+        self.init(path, timeout, headers, formEncoding, redirects, request: Request.self, response: Response.self) { domain, key, state, declaration in
             { request in try await EndpointCall.perform(domain, key, state, declaration, request) }
         }
     }
@@ -45,11 +46,12 @@ public struct Endpoint<Method: EndpointMethod, Signature>: Sendable {
     ///   - timeout: This endpoint's timeout in seconds; `nil` uses the domain's, then the transport's.
     ///   - headers: Headers sent on every call of this endpoint (Retrofit's `@Headers`); request fields override them.
     ///   - formEncoding: `.multipart` forces a multipart body even without `@FormFile` fields.
+    ///   - redirects: How this endpoint follows redirects; `nil` uses the domain's ``Domain/redirectPolicy``.
     public init<Response>(
         _ path: String, timeout: TimeInterval? = nil, headers: [String: String] = [:],
-        formEncoding: FormEncoding = .automatic
+        formEncoding: FormEncoding = .automatic, redirects: RedirectPolicy? = nil
     ) where Signature == () async throws -> Response {
-        self.init(path, timeout, headers, formEncoding, request: Void.self, response: Response.self) { domain, key, state, declaration in
+        self.init(path, timeout, headers, formEncoding, redirects, request: Void.self, response: Response.self) { domain, key, state, declaration in
             { try await EndpointCall.perform(domain, key, state, declaration, ()) }
         }
     }
@@ -62,11 +64,12 @@ public struct Endpoint<Method: EndpointMethod, Signature>: Sendable {
     ///   - timeout: This endpoint's timeout in seconds; `nil` uses the domain's, then the transport's.
     ///   - headers: Headers sent on every call of this endpoint (Retrofit's `@Headers`); request fields override them.
     ///   - formEncoding: `.multipart` forces a multipart body even without `@FormFile` fields.
+    ///   - redirects: How this endpoint follows redirects; `nil` uses the domain's ``Domain/redirectPolicy``.
     public init<Request, Response>(
         _ path: String, timeout: TimeInterval? = nil, headers: [String: String] = [:],
-        formEncoding: FormEncoding = .automatic
+        formEncoding: FormEncoding = .automatic, redirects: RedirectPolicy? = nil
     ) where Signature == @Sendable (Request) async throws -> Response {
-        self.init(path, timeout, headers, formEncoding, request: Request.self, response: Response.self) { domain, key, state, declaration in
+        self.init(path, timeout, headers, formEncoding, redirects, request: Request.self, response: Response.self) { domain, key, state, declaration in
             let key = PlanKey(key), domain = SendableDomain(domain)
             return { @Sendable request in try await EndpointCall.perform(domain.domain, key.path, state, declaration, request) }
         }
@@ -79,11 +82,12 @@ public struct Endpoint<Method: EndpointMethod, Signature>: Sendable {
     ///   - timeout: This endpoint's timeout in seconds; `nil` uses the domain's, then the transport's.
     ///   - headers: Headers sent on every call of this endpoint (Retrofit's `@Headers`); request fields override them.
     ///   - formEncoding: `.multipart` forces a multipart body even without `@FormFile` fields.
+    ///   - redirects: How this endpoint follows redirects; `nil` uses the domain's ``Domain/redirectPolicy``.
     public init<Response>(
         _ path: String, timeout: TimeInterval? = nil, headers: [String: String] = [:],
-        formEncoding: FormEncoding = .automatic
+        formEncoding: FormEncoding = .automatic, redirects: RedirectPolicy? = nil
     ) where Signature == @Sendable () async throws -> Response {
-        self.init(path, timeout, headers, formEncoding, request: Void.self, response: Response.self) { domain, key, state, declaration in
+        self.init(path, timeout, headers, formEncoding, redirects, request: Void.self, response: Response.self) { domain, key, state, declaration in
             let key = PlanKey(key), domain = SendableDomain(domain)
             return { @Sendable in try await EndpointCall.perform(domain.domain, key.path, state, declaration, ()) }
         }
@@ -97,11 +101,12 @@ public struct Endpoint<Method: EndpointMethod, Signature>: Sendable {
     ///   - timeout: This endpoint's timeout in seconds; `nil` uses the domain's, then the transport's.
     ///   - headers: Headers sent on every call of this endpoint (Retrofit's `@Headers`); request fields override them.
     ///   - formEncoding: `.multipart` forces a multipart body even without `@FormFile` fields.
+    ///   - redirects: How this endpoint follows redirects; `nil` uses the domain's ``Domain/redirectPolicy``.
     public init<Request, Response>(
         _ path: String, timeout: TimeInterval? = nil, headers: [String: String] = [:],
-        formEncoding: FormEncoding = .automatic
+        formEncoding: FormEncoding = .automatic, redirects: RedirectPolicy? = nil
     ) where Signature == nonisolated(nonsending) (Request) async throws -> Response {
-        self.init(path, timeout, headers, formEncoding, request: Request.self, response: Response.self) { domain, key, state, declaration in
+        self.init(path, timeout, headers, formEncoding, redirects, request: Request.self, response: Response.self) { domain, key, state, declaration in
             { request in try await EndpointCall.perform(domain, key, state, declaration, request) }
         }
     }
@@ -113,11 +118,12 @@ public struct Endpoint<Method: EndpointMethod, Signature>: Sendable {
     ///   - timeout: This endpoint's timeout in seconds; `nil` uses the domain's, then the transport's.
     ///   - headers: Headers sent on every call of this endpoint (Retrofit's `@Headers`); request fields override them.
     ///   - formEncoding: `.multipart` forces a multipart body even without `@FormFile` fields.
+    ///   - redirects: How this endpoint follows redirects; `nil` uses the domain's ``Domain/redirectPolicy``.
     public init<Response>(
         _ path: String, timeout: TimeInterval? = nil, headers: [String: String] = [:],
-        formEncoding: FormEncoding = .automatic
+        formEncoding: FormEncoding = .automatic, redirects: RedirectPolicy? = nil
     ) where Signature == nonisolated(nonsending) () async throws -> Response {
-        self.init(path, timeout, headers, formEncoding, request: Void.self, response: Response.self) { domain, key, state, declaration in
+        self.init(path, timeout, headers, formEncoding, redirects, request: Void.self, response: Response.self) { domain, key, state, declaration in
             { try await EndpointCall.perform(domain, key, state, declaration, ()) }
         }
     }
@@ -129,11 +135,12 @@ public struct Endpoint<Method: EndpointMethod, Signature>: Sendable {
     ///   - timeout: This endpoint's timeout in seconds; `nil` uses the domain's, then the transport's.
     ///   - headers: Headers sent on every call of this endpoint (Retrofit's `@Headers`); request fields override them.
     ///   - formEncoding: `.multipart` forces a multipart body even without `@FormFile` fields.
+    ///   - redirects: How this endpoint follows redirects; `nil` uses the domain's ``Domain/redirectPolicy``.
     public init<Request, Response>(
         _ path: String, timeout: TimeInterval? = nil, headers: [String: String] = [:],
-        formEncoding: FormEncoding = .automatic
+        formEncoding: FormEncoding = .automatic, redirects: RedirectPolicy? = nil
     ) where Signature == nonisolated(nonsending) @Sendable (Request) async throws -> Response {
-        self.init(path, timeout, headers, formEncoding, request: Request.self, response: Response.self) { domain, key, state, declaration in
+        self.init(path, timeout, headers, formEncoding, redirects, request: Request.self, response: Response.self) { domain, key, state, declaration in
             let key = PlanKey(key), domain = SendableDomain(domain)
             return { @Sendable request in try await EndpointCall.perform(domain.domain, key.path, state, declaration, request) }
         }
@@ -146,11 +153,12 @@ public struct Endpoint<Method: EndpointMethod, Signature>: Sendable {
     ///   - timeout: This endpoint's timeout in seconds; `nil` uses the domain's, then the transport's.
     ///   - headers: Headers sent on every call of this endpoint (Retrofit's `@Headers`); request fields override them.
     ///   - formEncoding: `.multipart` forces a multipart body even without `@FormFile` fields.
+    ///   - redirects: How this endpoint follows redirects; `nil` uses the domain's ``Domain/redirectPolicy``.
     public init<Response>(
         _ path: String, timeout: TimeInterval? = nil, headers: [String: String] = [:],
-        formEncoding: FormEncoding = .automatic
+        formEncoding: FormEncoding = .automatic, redirects: RedirectPolicy? = nil
     ) where Signature == nonisolated(nonsending) @Sendable () async throws -> Response {
-        self.init(path, timeout, headers, formEncoding, request: Void.self, response: Response.self) { domain, key, state, declaration in
+        self.init(path, timeout, headers, formEncoding, redirects, request: Void.self, response: Response.self) { domain, key, state, declaration in
             let key = PlanKey(key), domain = SendableDomain(domain)
             return { @Sendable in try await EndpointCall.perform(domain.domain, key.path, state, declaration, ()) }
         }
@@ -159,11 +167,12 @@ public struct Endpoint<Method: EndpointMethod, Signature>: Sendable {
     /// The one initializer behind the public ones, which differ only in the closure type they make.
     private init(
         _ path: String, _ timeout: TimeInterval?, _ headers: [String: String], _ formEncoding: FormEncoding,
-        request: Any.Type, response: Any.Type,
+        _ redirects: RedirectPolicy?, request: Any.Type, response: Any.Type,
         makeCall: @escaping @Sendable (Domain, AnyKeyPath, EndpointState<Signature>, EndpointDeclaration) -> Signature
     ) {
         declaration = EndpointDeclaration(
-            method: Method.method, template: path, timeout: timeout, headers: headers, formEncoding: formEncoding
+            method: Method.method, template: path, timeout: timeout, headers: headers, formEncoding: formEncoding,
+            redirects: redirects
         )
         self.makeCall = makeCall
         let types = InspectedTypes(request: request, response: response)

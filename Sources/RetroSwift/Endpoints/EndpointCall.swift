@@ -8,7 +8,10 @@ enum EndpointCall {
     ) async throws -> Response {
         let settings = domain.settings.current
         let params = try buildParams(domain, key, state, declaration, request, Response.self, settings)
-        let result = try await InterceptorChain.send(params, through: settings.interceptors, to: domain.transport)
+        let result = try await InterceptorChain.send(
+            params, through: settings.interceptors, redirects: declaration.redirects ?? settings.redirectPolicy,
+            to: domain.transport
+        )
         return try ResponseDecodingContext(decoder: settings.jsonDecoder, endpoint: params.endpoint)
             .decode(Response.self, from: result)
     }

@@ -7,4 +7,5 @@ struct EndpointDeclaration: Sendable {
     let timeout: TimeInterval?
     let headers: [String: String]
     let formEncoding: FormEncoding
+    let redirects: RedirectPolicy?
 }

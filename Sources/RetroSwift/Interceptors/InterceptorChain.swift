@@ -1,16 +1,21 @@
-/// Runs a request through interceptors in order, ending at the transport.
+/// Runs a request through interceptors in order, ending at the transport (through ``RedirectFollower``).
 enum InterceptorChain {
-    static func send(_ request: HttpRequestParams, through interceptors: [any Interceptor], to transport: any HttpTransport) async throws -> HttpOperationResult {
-        if interceptors.isEmpty { return try await transport.sendRequest(with: request) }
-        return try await step(0, interceptors, transport)(request)
+    static func send(
+        _ request: HttpRequestParams, through interceptors: [any Interceptor], redirects: RedirectPolicy,
+        to transport: any HttpTransport
+    ) async throws -> HttpOperationResult {
+        if interceptors.isEmpty { return try await RedirectFollower.send(request, policy: redirects, to: transport) }
+        return try await step(0, interceptors, redirects, transport)(request)
     }
 
-    private static func step(_ index: Int, _ interceptors: [any Interceptor], _ transport: any HttpTransport) -> InterceptorNext {
+    private static func step(
+        _ index: Int, _ interceptors: [any Interceptor], _ redirects: RedirectPolicy, _ transport: any HttpTransport
+    ) -> InterceptorNext {
         guard index < interceptors.count else {
-            return { try await transport.sendRequest(with: $0) }
+            return { try await RedirectFollower.send($0, policy: redirects, to: transport) }
         }
         return { request in
-            try await interceptors[index].intercept(request, next: step(index + 1, interceptors, transport))
+            try await interceptors[index].intercept(request, next: step(index + 1, interceptors, redirects, transport))
         }
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A decoded body together with the response's status code and headers: declare
 /// `HttpResponse<User>` wherever `User` would go.
 public struct HttpResponse<Body> {
@@ -7,12 +9,21 @@ public struct HttpResponse<Body> {
     public let statusCode: Int
     /// The response headers; use ``header(_:)`` for case-insensitive lookup.
     public let headers: [String: String]
+    /// The URL the response came from: after redirects, the last one. `nil` when the transport did not say.
+    public let url: URL?
 
     /// Creates a value, for mocks.
-    public init(body: Body, statusCode: Int = 200, headers: [String: String] = [:]) {
+    ///
+    /// - Parameters:
+    ///   - body: The decoded body.
+    ///   - statusCode: The HTTP status code.
+    ///   - headers: The response headers.
+    ///   - url: The URL the response came from.
+    public init(body: Body, statusCode: Int = 200, headers: [String: String] = [:], url: URL? = nil) {
         self.body = body
         self.statusCode = statusCode
         self.headers = headers
+        self.url = url
     }
 
     /// A header's value, compared case-insensitively.
@@ -25,14 +36,32 @@ extension HttpResponse: Sendable where Body: Sendable {}
 extension HttpResponse: Equatable where Body: Equatable {}
 
 extension HttpResponse: HttpResponseDecodable {
-    /// As the body's type decides: `HttpResponse<Either<A, B>>` also receives error statuses.
+    /// `true`: it decides itself which statuses it takes (see ``decode(from:context:)``).
     public static var decodesErrorStatuses: Bool {
-        (Body.self as? any HttpResponseDecodable.Type)?.decodesErrorStatuses ?? false
+        true
     }
 
-    /// Decodes the body by the usual rules and keeps the status and headers.
+    /// Decodes the body by the usual rules and keeps the status, headers and URL.
+    ///
+    /// Takes 2xx responses, and also a `3xx` that was not followed (``RedirectPolicy/never``), whose body, usually
+    /// empty, decodes as `Empty`, so its `Location` can be read. Other statuses throw ``HttpError``, unless `Body`
+    /// takes them itself (`HttpResponse<Either<A, B>>`).
+    ///
+    /// - Parameters:
+    ///   - response: The response.
+    ///   - context: The decoder and endpoint.
+    /// - Returns: The decoded body with the response's metadata.
+    /// - Throws: ``HttpError`` for a status it does not take, ``RequestError`` when the body does not decode.
     public static func decode(from response: HttpOperationResult, context: ResponseDecodingContext) throws -> HttpResponse {
-        HttpResponse(body: try context.decode(Body.self, from: response), statusCode: response.statusCode, headers: response.headers)
+        let isRedirect = (300..<400).contains(response.statusCode)
+        let bodyTakesErrors = (Body.self as? any HttpResponseDecodable.Type)?.decodesErrorStatuses ?? false
+        guard response.isSuccess || isRedirect || bodyTakesErrors else {
+            throw HttpError(response: response, endpoint: context.endpoint)
+        }
+        return HttpResponse(
+            body: try context.decode(Body.self, from: response, acceptingAnyStatus: isRedirect && !bodyTakesErrors),
+            statusCode: response.statusCode, headers: response.headers, url: response.url
+        )
     }
 }
 

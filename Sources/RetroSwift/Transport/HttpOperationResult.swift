@@ -10,13 +10,26 @@ public struct HttpOperationResult: Sendable {
     public var body: Data
     /// The file holding a 2xx body when the request asked for ``ResponseDestination/file``.
     public var downloadedFileURL: URL?
+    /// The URL this response came from. Transports set it to the URL they requested; RetroSwift resolves a
+    /// relative `Location` against it, and after redirects it is the final URL. `nil` when unknown.
+    public var url: URL?
 
     /// Creates a result; transports and test fakes call this.
-    public init(statusCode: Int, headers: [String: String] = [:], body: Data = Data(), downloadedFileURL: URL? = nil) {
+    ///
+    /// - Parameters:
+    ///   - statusCode: The HTTP status code.
+    ///   - headers: The response headers.
+    ///   - body: The body in memory.
+    ///   - downloadedFileURL: The file holding a 2xx body, for ``ResponseDestination/file``.
+    ///   - url: The URL the response came from.
+    public init(
+        statusCode: Int, headers: [String: String] = [:], body: Data = Data(), downloadedFileURL: URL? = nil, url: URL? = nil
+    ) {
         self.statusCode = statusCode
         self.headers = headers
         self.body = body
         self.downloadedFileURL = downloadedFileURL
+        self.url = url
     }
 
     /// Whether the status is in the 2xx range.

@@ -8,23 +8,29 @@ import Foundation
 /// encoding decisions left to get wrong.
 public struct HttpRequestParams: Sendable {
     /// The HTTP method.
-    public let method: HttpMethod
+    public internal(set) var method: HttpMethod
     /// The percent-encoded path, starting with `/`, relative to the transport's base URL.
-    public let encodedPath: String
+    public internal(set) var encodedPath: String
     /// The percent-encoded query without the leading `?`, or `nil` when there is none.
-    public let encodedQuery: String?
+    public internal(set) var encodedQuery: String?
     /// The query parameters in wire order, decoded (static ones from the template first).
-    public let queryItems: [HttpQueryItem]
+    public internal(set) var queryItems: [HttpQueryItem]
     /// The request's own headers in declaration order; shared headers are merged by ``headerFields(sharedHeaders:)``.
     public internal(set) var headers: [HttpHeader]
     /// The body, or `nil` when the request has none.
-    public let body: HttpRequestBody?
+    public internal(set) var body: HttpRequestBody?
     /// The timeout for this call (endpoint's, else domain's), or `nil` for the transport's default.
     public let timeout: TimeInterval?
     /// Where the transport should put a successful response body.
     public let responseDestination: ResponseDestination
     /// The endpoint that built this request.
     public let endpoint: EndpointIdentity
+    /// While RetroSwift follows a redirect, the absolute URL to request: ``url(relativeTo:)`` and
+    /// ``urlString(relativeTo:)`` return it instead of joining the base URL with ``encodedPath``. `nil` otherwise.
+    public internal(set) var redirectURL: URL?
+    /// Lowercased names of shared headers that ``headerFields(sharedHeaders:)`` leaves out: the credentials, once a
+    /// redirect has left the origin of the original request (see ``RedirectPolicy``).
+    public internal(set) var withheldSharedHeaders: Set<String> = []
 
     init(
         method: HttpMethod, encodedPath: String, encodedQuery: String?, queryItems: [HttpQueryItem],
@@ -48,10 +54,12 @@ public struct HttpRequestParams: Sendable {
         return encodedPath + "?" + encodedQuery
     }
 
-    /// The full URL: the base URL's scheme, host, port and path, followed by ``encodedPath`` and ``encodedQuery``.
+    /// The full URL: the base URL's scheme, host, port and path, followed by ``encodedPath`` and ``encodedQuery``;
+    /// or ``redirectURL`` while a redirect is followed.
     ///
     /// Any query or fragment of `baseURL` is dropped.
     public func url(relativeTo baseURL: URL) throws -> URL {
+        if let redirectURL { return redirectURL }
         let string = urlString(relativeTo: baseURL)
         guard let url = URL(string: string) else {
             throw RequestError(
@@ -67,6 +75,7 @@ public struct HttpRequestParams: Sendable {
     /// Joins strings instead of going through `URLComponents`, which costs several microseconds per call on
     /// Linux; every part is already percent-encoded, so nothing needs re-parsing.
     public func urlString(relativeTo baseURL: URL) -> String {
+        if let redirectURL { return redirectURL.absoluteString }
         // UTF-8 code units, not Characters: the delimiters are ASCII, and grapheme breaking is the slow part here.
         let base = baseURL.absoluteString
         let utf8 = base.utf8
@@ -82,8 +91,12 @@ public struct HttpRequestParams: Sendable {
         return url
     }
 
-    /// The headers to send: the transport's shared headers, overridden by the request's own headers
-    /// (names compare case-insensitively), then `Content-Type` from the body unless the request sets one.
+    /// The headers to send: the transport's shared headers (less ``withheldSharedHeaders``), overridden by the
+    /// request's own headers (names compare case-insensitively), then `Content-Type` from the body unless the
+    /// request sets one.
+    ///
+    /// - Parameter sharedHeaders: The transport's headers for every request.
+    /// - Returns: The header fields in the order to send them.
     public func headerFields(sharedHeaders: [String: String]? = nil) -> [HttpHeader] {
         var fields: [HttpHeader] = []
         fields.reserveCapacity((sharedHeaders?.count ?? 0) + headers.count + 1)
@@ -91,6 +104,7 @@ public struct HttpRequestParams: Sendable {
             // One shared header (the usual case) needs no sorted copy of the dictionary.
             let shared = sharedHeaders.count == 1 ? [sharedHeaders.first!] : sharedHeaders.sorted { $0.key < $1.key }
             for (name, value) in shared where !headers.contains(where: { Self.sameName($0.name, name) }) {
+                if !withheldSharedHeaders.isEmpty, withheldSharedHeaders.contains(name.lowercased()) { continue }
                 fields.append(HttpHeader(name: name, value: value))
             }
         }

@@ -14,6 +14,9 @@ public struct RequestError: Error, Sendable, CustomStringConvertible, LocalizedE
         case unencodableBody
         /// The transport has no usable base URL.
         case transportNotConfigured
+        /// A redirect was not followed: too many of them, a downgrade from `https` to `http`, a scheme other than
+        /// `http` and `https`, or a `Location` that is not a URL. ``RequestError/response`` holds the `3xx`.
+        case redirectRefused
     }
 
     /// What went wrong.
@@ -24,7 +27,7 @@ public struct RequestError: Error, Sendable, CustomStringConvertible, LocalizedE
     public let field: String?
     /// A readable explanation.
     public let reason: String
-    /// The response, for ``Kind/undecodableResponse`` (status code, headers and body).
+    /// The response, for ``Kind/undecodableResponse`` and ``Kind/redirectRefused`` (status code, headers and body).
     public let response: HttpOperationResult?
     /// The error that caused this one, such as a `DecodingError`.
     public let underlyingError: (any Error)?

@@ -1,0 +1,115 @@
+import Foundation
+
+/// Follows `3xx` redirects by the rules of ``RedirectPolicy``.
+///
+/// It sits between the last interceptor and the transport: headers an interceptor added (a bearer token) are
+/// withheld from other origins like the request's own, one interceptor run covers the whole chain of redirects,
+/// and every transport behaves the same because none of them follows redirects itself.
+enum RedirectFollower {
+    static func send(
+        _ request: HttpRequestParams, policy: RedirectPolicy, to transport: any HttpTransport
+    ) async throws -> HttpOperationResult {
+        guard policy.followsRedirects else { return try await transport.sendRequest(with: request) }
+        var request = request
+        var originalOrigin: Origin?
+        var redirects = 0
+        while true {
+            var result = try await transport.sendRequest(with: request)
+            if result.url == nil { result.url = request.redirectURL }
+            if redirects == 0 { originalOrigin = result.url.flatMap(Origin.init) }
+            guard let status = FollowedStatus(rawValue: result.statusCode), let location = result.header("Location") else {
+                return result
+            }
+            try Task.checkCancellation()
+            redirects += 1
+            let target = try self.target(of: location, from: result, request: request, policy: policy, redirects: redirects)
+            if Origin(target) == nil || Origin(target) != originalOrigin {
+                request.headers.removeAll { policy.isCredential($0.name) }
+                request.withheldSharedHeaders = RedirectPolicy.standardCredentialHeaders.union(policy.credentialHeaders)
+            }
+            if status.becomesGet(after: request.method) {
+                request.method = .get
+                request.body = nil
+                request.headers.removeAll { bodyHeaders.contains($0.name.lowercased()) }
+            }
+            request.point(at: target)
+        }
+    }
+
+    /// The redirect statuses that are followed; `300`, `304`, `305` and `306` are returned as they are.
+    private enum FollowedStatus: Int {
+        case movedPermanently = 301, found = 302, seeOther = 303, temporaryRedirect = 307, permanentRedirect = 308
+
+        /// RFC 9110 §15.4: after `303` anything but `HEAD` becomes `GET`; after `301` and `302` a `POST` does too
+        /// (what user agents do, which the RFC allows); `307` and `308` never change the method.
+        func becomesGet(after method: HttpMethod) -> Bool {
+            switch self {
+            case .seeOther: method != .head && method != .get
+            case .movedPermanently, .found: method == .post
+            case .temporaryRedirect, .permanentRedirect: false
+            }
+        }
+    }
+
+    /// Headers that describe a body, dropped with it (the Fetch standard's request-body-header names).
+    private static let bodyHeaders: Set<String> = ["content-type", "content-length", "content-encoding", "content-language", "content-location"]
+
+    /// The absolute URL `location` points to, or a ``RequestError`` when it may not be followed.
+    private static func target(
+        of location: String, from result: HttpOperationResult, request: HttpRequestParams, policy: RedirectPolicy,
+        redirects: Int
+    ) throws -> URL {
+        func refused(_ reason: String) -> RequestError {
+            RequestError(.redirectRefused, endpoint: request.endpoint, reason: reason, response: result)
+        }
+        if redirects > policy.maximumRedirects {
+            throw refused("more than \(policy.maximumRedirects) redirects; the last was \(result.statusCode) to '\(location)'")
+        }
+        guard let resolved = URL(string: location, relativeTo: result.url)?.absoluteURL,
+              var components = URLComponents(url: resolved, resolvingAgainstBaseURL: false),
+              let scheme = components.scheme?.lowercased(), components.host?.isEmpty == false
+        else {
+            let from = result.url.map { " from \($0.absoluteString)" } ?? " (the transport did not report the URL it requested)"
+            throw refused("the \(result.statusCode) redirect's Location '\(location)' is not an absolute URL or one relative to the response\(from)")
+        }
+        guard scheme == "http" || scheme == "https" else {
+            throw refused("the \(result.statusCode) redirect leads to '\(location)'; only http and https are followed")
+        }
+        if scheme == "http", result.url?.scheme?.lowercased() == "https", !policy.allowsInsecureDowngrade {
+            throw refused(
+                "the \(result.statusCode) redirect leads from https to '\(location)'; allow it with "
+                    + "RedirectPolicy.follow(allowingInsecureDowngrade: true)"
+            )
+        }
+        // A fragment names a part of a document; it is never sent.
+        components.fragment = nil
+        guard let target = components.url else { throw refused("the \(result.statusCode) redirect's Location '\(location)' is not a URL") }
+        return target
+    }
+}
+
+/// Scheme, host and port: where credentials may go (RFC 6454).
+private struct Origin: Equatable {
+    let scheme: String
+    let host: String
+    let port: Int
+
+    init?(_ url: URL) {
+        guard let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased() else { return nil }
+        self.scheme = scheme
+        self.host = host
+        self.port = url.port ?? (scheme == "https" ? 443 : 80)
+    }
+}
+
+extension HttpRequestParams {
+    /// Points the request at `target`: the URL transports use, and the path and query that logs and transports read.
+    fileprivate mutating func point(at target: URL) {
+        redirectURL = target
+        let components = URLComponents(url: target, resolvingAgainstBaseURL: false)
+        let path = components?.percentEncodedPath ?? ""
+        encodedPath = path.isEmpty ? "/" : path
+        encodedQuery = components?.percentEncodedQuery
+        queryItems = (components?.queryItems ?? []).map { HttpQueryItem(name: $0.name, value: $0.value ?? "") }
+    }
+}
