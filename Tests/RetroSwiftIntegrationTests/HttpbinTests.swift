@@ -1,5 +1,10 @@
 import Foundation
 import RetroSwift
+import RetroSwiftTestServer
+import RetroSwiftURLSession
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import Testing
 
 /// Everyday exchanges against a real third-party server that this project did not write: httpbin (from PyPI) under
@@ -47,6 +52,12 @@ struct HttpbinTests {
         var files: [String: String]?
         var json: Note?
         var url: String
+        var method: String?
+    }
+
+    struct BasicAuthResult: Decodable, Equatable {
+        var authenticated: Bool
+        var user: String
     }
 
     struct Note: Codable, Equatable {
@@ -84,6 +95,22 @@ struct HttpbinTests {
         @Path var code: Int = 200
     }
 
+    struct RedirectRequest {
+        @Query var url: String = "/anything"
+        @Query("status_code") var status: Int = 307
+        @Header("Cookie") var cookie: String = "session=1"
+        @JsonBody var note = Note(text: "moved", at: Date(timeIntervalSince1970: 1_700_000_000))
+    }
+
+    struct HopsRequest {
+        @Path var hops: Int = 3
+    }
+
+    struct BasicAuthRequest {
+        @Path var user: String = "ann"
+        @Path var password: String = "s3cret"
+    }
+
     // @unchecked Sendable: the fixture adds only endpoint wrappers, set up in init and never reassigned.
     final class Api: Domain, @unchecked Sendable {
         @Get("/get") var get: (EchoRequest) async throws -> Echo
@@ -92,6 +119,11 @@ struct HttpbinTests {
         @Post("/post") var upload: (UploadRequest) async throws -> Echo
         @Get("/status/{code}") var status: (StatusRequest) async throws -> Empty
         @Get("/bearer") var bearer: () async throws -> Bearer
+        @Post("/redirect-to") var redirectPost: (RedirectRequest) async throws -> HttpResponse<Echo>
+        @Get("/redirect/{hops}") var relativeRedirects: (HopsRequest) async throws -> HttpResponse<Echo>
+        @Get("/absolute-redirect/{hops}") var absoluteRedirects: (HopsRequest) async throws -> HttpResponse<Echo>
+        @Post("/redirect-to") var redirectElsewhere: (RedirectRequest) async throws -> Empty
+        @Get("/basic-auth/{user}/{password}") var basicAuth: (BasicAuthRequest) async throws -> BasicAuthResult
     }
 
     private func api(_ kind: TransportKind, sharedHeaders: [String: String]? = nil) throws -> Api {
@@ -172,5 +204,109 @@ struct HttpbinTests {
         #expect(challenge?.statusCode == 401)
         #expect(challenge?.headers.first { $0.key.lowercased() == "www-authenticate" }?.value == "Bearer")
         #expect(authenticated == Bearer(authenticated: true, token: "t0k"))
+    }
+
+    @Test("a 307 or 308 repeats the POST with its JSON body; a 302 turns it into a GET without one", arguments: TransportKind.allCases)
+    func redirectsKeepOrDropTheBody(kind: TransportKind) async throws {
+        // Given
+        let api = try api(kind, sharedHeaders: ["Authorization": "Bearer shared"])
+        let note = Note(text: "moved", at: Date(timeIntervalSince1970: 1_700_000_000))
+
+        // When
+        let temporary = try await api.redirectPost(RedirectRequest(status: 307))
+        let permanent = try await api.redirectPost(RedirectRequest(status: 308))
+        let found = try await api.redirectPost(RedirectRequest(status: 302))
+
+        // Then
+        for kept in [temporary, permanent] {
+            #expect(kept.body.method == "POST")
+            #expect(kept.body.json == note)
+            #expect(kept.body.headers["Authorization"] == "Bearer shared")
+            #expect(kept.body.headers["Cookie"] == "session=1")
+            #expect(kept.url == (try Httpbin.baseURL()).appendingPathComponent("anything"))
+        }
+        #expect(found.body.method == "GET")
+        #expect(found.body.json == nil)
+        #expect(found.body.headers["Content-Type"] == nil)
+    }
+
+    @Test("relative and absolute redirect chains end at the final URL", arguments: TransportKind.allCases)
+    func redirectChains(kind: TransportKind) async throws {
+        // Given
+        let api = try api(kind)
+
+        // When
+        let relative = try await api.relativeRedirects(HopsRequest(hops: 3))
+        let absolute = try await api.absoluteRedirects(HopsRequest(hops: 2))
+
+        // Then
+        #expect(relative.statusCode == 200)
+        #expect(relative.url?.path == "/get")
+        #expect(absolute.url?.path == "/get")
+        #expect(absolute.body.url.hasSuffix("/get"))
+    }
+
+    @Test("a redirect from httpbin to another origin brings neither shared nor own credentials", arguments: TransportKind.allCases)
+    func redirectToAnotherOrigin(kind: TransportKind) async throws {
+        // Given: our scripted server on another port of 127.0.0.1 is another origin
+        let elsewhere = try await TestServer.start { _ in ScriptedResponse(status: 204) }
+        let api = try api(kind, sharedHeaders: ["Authorization": "Bearer shared", "X-Client": "app"])
+
+        // When
+        let result = await Result {
+            try await api.redirectElsewhere(RedirectRequest(url: elsewhere.baseURL.absoluteString + "/landed", status: 307))
+        }
+        await elsewhere.stop()
+
+        // Then
+        _ = try result.get()
+        let landed = try #require(elsewhere.requests.first)
+        #expect(landed.method == "POST")
+        #expect(landed.header("Authorization") == nil)
+        #expect(landed.header("Cookie") == nil)
+        #expect(landed.header("X-Client") == "app")
+        #expect(landed.header("Content-Type") == "application/json")
+    }
+
+    @Test("Basic auth: a 401 without a configured credential, 200 with one from an interceptor", arguments: TransportKind.allCases)
+    func basicAuthThroughAnInterceptor(kind: TransportKind) async throws {
+        // Given
+        let api = try api(kind)
+
+        // When
+        let challenge = await #expect(throws: HttpError.self) { _ = try await api.basicAuth(BasicAuthRequest()) }
+        api.interceptors = [BasicAuthorizing(user: "ann", password: "s3cret")]
+        let authenticated = try await api.basicAuth(BasicAuthRequest())
+
+        // Then
+        #expect(challenge?.statusCode == 401)
+        #expect(challenge?.headers.first { $0.key.lowercased() == "www-authenticate" }?.value == "Basic realm=\"Fake Realm\"")
+        #expect(authenticated == BasicAuthResult(authenticated: true, user: "ann"))
+    }
+
+    @Test("Basic auth through URLSession's own credential handling: answered once, only with the configured credential")
+    func basicAuthThroughURLSession() async throws {
+        // Given
+        let right = URLSessionTransport(configuration: .ephemeral, credential: URLCredential(user: "ann", password: "s3cret", persistence: .none))
+        let wrong = URLSessionTransport(configuration: .ephemeral, credential: URLCredential(user: "ann", password: "nope", persistence: .none))
+        right.setConfiguration(baseURL: try Httpbin.baseURL(), sharedHeaders: nil)
+        wrong.setConfiguration(baseURL: try Httpbin.baseURL(), sharedHeaders: nil)
+
+        // When
+        let authenticated = try await Api(transport: right).basicAuth(BasicAuthRequest())
+        let refused = await #expect(throws: HttpError.self) { _ = try await Api(transport: wrong).basicAuth(BasicAuthRequest()) }
+
+        // Then
+        #expect(authenticated == BasicAuthResult(authenticated: true, user: "ann"))
+        #expect(refused?.statusCode == 401)
+    }
+
+    private struct BasicAuthorizing: Interceptor {
+        let user: String
+        let password: String
+
+        func intercept(_ request: HttpRequestParams, next: InterceptorNext) async throws -> HttpOperationResult {
+            try await next(request.settingHeader("Authorization", to: "Basic " + Data("\(user):\(password)".utf8).base64EncodedString()))
+        }
     }
 }

@@ -17,9 +17,9 @@ enum TransportKind: String, CaseIterable, CustomStringConvertible, Sendable {
 
     var description: String { rawValue }
 
-    /// Whether the transport's HTTP stack handles a `WWW-Authenticate: Basic` challenge itself instead of returning
-    /// the 401 (swift-corelibs-foundation's URLSession does, and hangs when it has no credential).
-    var answersBasicChallengesItself: Bool {
+    /// Whether a `401` with `WWW-Authenticate: Basic` arrives without its body: swift-corelibs-foundation raises the
+    /// challenge before reading the body, and URLSessionTransport ends the task there instead of waiting forever.
+    var dropsBasicChallengeBodies: Bool {
         #if canImport(FoundationNetworking)
         return self == .urlSession
         #else

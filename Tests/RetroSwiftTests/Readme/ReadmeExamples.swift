@@ -43,3 +43,25 @@ enum ReadmeUsage {
         }
     }
 }
+
+// The README's redirect example (Transports section), on the library's ApiDomain (this module also declares the
+// seed README's own, which shadows it).
+// @unchecked Sendable: as the README says, the subclass adds only endpoint wrappers.
+final class FilesApi: RetroSwift.ApiDomain, @unchecked Sendable {
+    struct LinkRequest {
+        @Path var id: Int = 0
+    }
+
+    @Get("/files/{id}") var file: (LinkRequest) async throws -> Data
+    @Get("/files/{id}", redirects: .never) var fileLink: (LinkRequest) async throws -> HttpResponse<Empty>
+}
+
+extension ReadmeUsage {
+    static func fileLink(transport: HttpTransport) async throws -> String? {
+        let api = FilesApi(transport: transport, baseURL: URL(string: "https://files.example.com")!)
+        api.redirectPolicy = .follow(maximumRedirects: 5, credentialHeaders: ["X-Api-Key"])
+        let link = try await api.fileLink(.init(id: 7))      // the 302 itself, not followed
+        let location = link.header("Location")
+        return location
+    }
+}

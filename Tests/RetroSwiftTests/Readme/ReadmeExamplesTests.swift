@@ -82,6 +82,19 @@ struct ReadmeExamplesTests {
         #expect(transport.requests.isEmpty)
     }
 
+    @Test("the README's redirect example returns the 302 itself with its Location")
+    func fileLink() async throws {
+        // Given
+        let transport = RecordingTransport { _ in .redirect(to: "https://cdn.example.com/7.bin", status: 302) }
+
+        // When
+        let location = try await ReadmeUsage.fileLink(transport: transport)
+
+        // Then
+        #expect(location == "https://cdn.example.com/7.bin")
+        #expect(transport.requests.count == 1)
+    }
+
     @Test("a mock that throws URLError surfaces it")
     func throwingMock() async throws {
         // Given
