@@ -109,10 +109,7 @@ public final class AsyncHTTPClientTransport: ConfigurableHttpTransport {
     }
 
     private func result(from response: HTTPClientResponse, url: String, params: HttpRequestParams) async throws -> HttpOperationResult {
-        var headers: [String: String] = [:]
-        for (name, value) in response.headers {
-            headers[name] = headers[name].map { "\($0), \(value)" } ?? value
-        }
+        let headers = HttpHeaderFields(response.headers.map { HttpHeader(name: $0.name, value: $0.value) })
         let status = Int(response.status.code)
         let requested = URL(string: url)
         if params.responseDestination == .file && (200..<300).contains(status) {

@@ -49,7 +49,7 @@ enum SessionTaskRunner {
 
     private static func result(
         _ response: URLResponse?, _ error: (any Error)?, _ request: URLRequest, _ delegate: SessionTaskDelegate,
-        _ make: (Int, [String: String], URL?) throws -> HttpOperationResult
+        _ make: (Int, HttpHeaderFields, URL?) throws -> HttpOperationResult
     ) -> Result<HttpOperationResult, any Error> {
         // A challenge the delegate refused ends the task as cancelled; the 401 (or 407) is the answer, without its
         // body, which swift-corelibs-foundation has not read by then.
@@ -61,12 +61,45 @@ enum SessionTaskRunner {
         return Result { try make(http.statusCode, headers(of: http), http.url ?? request.url) }
     }
 
-    private static func headers(of response: HTTPURLResponse) -> [String: String] {
-        var headers: [String: String] = [:]
-        for (name, value) in response.allHeaderFields {
-            headers["\(name)"] = "\(value)"
+    /// URLSession hands over one value per name, repeated fields already joined with `, ` (RFC 9110 §5.3 allows it
+    /// for list fields). `Set-Cookie` is the exception the RFC names, so it is split back into one value per cookie;
+    /// fields come in name order, as the dictionary has none.
+    static func headers(of response: HTTPURLResponse) -> HttpHeaderFields {
+        var fields = HttpHeaderFields()
+        for (name, value) in response.allHeaderFields.map({ ("\($0.key)", "\($0.value)") }).sorted(by: { $0.0 < $1.0 }) {
+            if name.lowercased() == "set-cookie" {
+                for cookie in splitSetCookie(value) { fields.append(name: name, value: cookie) }
+            } else {
+                fields.append(name: name, value: value)
+            }
         }
-        return headers
+        return fields
+    }
+
+    /// Splits `Set-Cookie` values joined with commas. A cookie's name and value hold no comma (RFC 6265 §4.1.1), so
+    /// a comma starts a new cookie exactly when a `name=` follows it before any `;` or `,`; the comma inside an
+    /// `Expires` date is not followed by one.
+    static func splitSetCookie(_ joined: String) -> [String] {
+        var cookies: [String] = []
+        var current = Substring()
+        var rest = Substring(joined)
+        while let comma = rest.firstIndex(of: ",") {
+            let after = rest[rest.index(after: comma)...]
+            let nextPart = after.prefix { $0 != ";" && $0 != "," }
+            current += rest[..<comma]
+            if let equals = nextPart.firstIndex(of: "="), !nextPart[..<equals].trimmingCharacters(in: .whitespaces).isEmpty,
+               !nextPart[..<equals].trimmingCharacters(in: .whitespaces).contains(" ") {
+                cookies.append(current.trimmingCharacters(in: .whitespaces))
+                current = Substring()
+            } else {
+                current += ","
+            }
+            rest = after
+        }
+        current += rest
+        let last = current.trimmingCharacters(in: .whitespaces)
+        if !last.isEmpty || cookies.isEmpty { cookies.append(last) }
+        return cookies
     }
 
     /// swift-corelibs-foundation reports a connection closed mid-body as `URLError(.unknown)` ("transfer closed

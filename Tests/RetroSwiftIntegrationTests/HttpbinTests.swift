@@ -202,7 +202,7 @@ struct HttpbinTests {
 
         // Then
         #expect(challenge?.statusCode == 401)
-        #expect(challenge?.headers.first { $0.key.lowercased() == "www-authenticate" }?.value == "Bearer")
+        #expect(challenge?.headers["WWW-Authenticate"] == "Bearer")
         #expect(authenticated == Bearer(authenticated: true, token: "t0k"))
     }
 
@@ -280,7 +280,7 @@ struct HttpbinTests {
 
         // Then
         #expect(challenge?.statusCode == 401)
-        #expect(challenge?.headers.first { $0.key.lowercased() == "www-authenticate" }?.value == "Basic realm=\"Fake Realm\"")
+        #expect(challenge?.headers["WWW-Authenticate"] == "Basic realm=\"Fake Realm\"")
         #expect(authenticated == BasicAuthResult(authenticated: true, user: "ann"))
     }
 

@@ -12,8 +12,8 @@ public struct HttpLogEntry: Sendable {
     public let requestHeaders: [HttpHeader]
     /// The status code, or `nil` when no response arrived.
     public let statusCode: Int?
-    /// The response headers, redacted.
-    public let responseHeaders: [String: String]
+    /// The response headers, redacted, every field in the order received.
+    public let responseHeaders: HttpHeaderFields
     /// Time from sending to the response or the failure.
     public let duration: Duration
     /// The failure, when no response arrived.

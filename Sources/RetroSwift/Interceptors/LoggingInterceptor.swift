@@ -44,7 +44,7 @@ public struct LoggingInterceptor: Interceptor {
             endpoint: request.endpoint, method: request.method, target: queryRedaction.redact(request.encodedPathAndQuery),
             requestHeaders: request.headers.map { HttpHeader(name: $0.name, value: redact($0.name, $0.value)) },
             statusCode: response?.statusCode,
-            responseHeaders: (response?.headers ?? [:]).reduce(into: [:]) { $0[$1.key] = redact($1.key, $1.value) },
+            responseHeaders: HttpHeaderFields((response?.headers ?? [:]).map { HttpHeader(name: $0.name, value: redact($0.name, $0.value)) }),
             duration: duration, error: error?.localizedDescription
         )
     }

@@ -8,7 +8,7 @@ public struct HttpResponse<Body> {
     /// The HTTP status code.
     public let statusCode: Int
     /// The response headers; use ``header(_:)`` for case-insensitive lookup.
-    public let headers: [String: String]
+    public let headers: HttpHeaderFields
     /// The URL the response came from: after redirects, the last one. `nil` when the transport did not say.
     public let url: URL?
 
@@ -19,16 +19,19 @@ public struct HttpResponse<Body> {
     ///   - statusCode: The HTTP status code.
     ///   - headers: The response headers.
     ///   - url: The URL the response came from.
-    public init(body: Body, statusCode: Int = 200, headers: [String: String] = [:], url: URL? = nil) {
+    public init(body: Body, statusCode: Int = 200, headers: HttpHeaderFields = [:], url: URL? = nil) {
         self.body = body
         self.statusCode = statusCode
         self.headers = headers
         self.url = url
     }
 
-    /// A header's value, compared case-insensitively.
+    /// The first value of a header, compared case-insensitively; ``HttpHeaderFields/values(for:)`` has them all.
+    ///
+    /// - Parameter name: A field name in any case.
+    /// - Returns: The value, or `nil` when the field is absent.
     public func header(_ name: String) -> String? {
-        HttpOperationResult(statusCode: statusCode, headers: headers).header(name)
+        headers[name]
     }
 }
 

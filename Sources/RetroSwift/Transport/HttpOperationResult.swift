@@ -4,8 +4,8 @@ import Foundation
 public struct HttpOperationResult: Sendable {
     /// The HTTP status code.
     public var statusCode: Int
-    /// The response headers; repeated fields are joined with `, `. Look them up with ``header(_:)``.
-    public var headers: [String: String]
+    /// The response headers, every field in the order received; look one up with ``header(_:)``.
+    public var headers: HttpHeaderFields
     /// The response body in memory; empty when it went to ``downloadedFileURL``.
     public var body: Data
     /// The file holding a 2xx body when the request asked for ``ResponseDestination/file``.
@@ -23,7 +23,7 @@ public struct HttpOperationResult: Sendable {
     ///   - downloadedFileURL: The file holding a 2xx body, for ``ResponseDestination/file``.
     ///   - url: The URL the response came from.
     public init(
-        statusCode: Int, headers: [String: String] = [:], body: Data = Data(), downloadedFileURL: URL? = nil, url: URL? = nil
+        statusCode: Int, headers: HttpHeaderFields = [:], body: Data = Data(), downloadedFileURL: URL? = nil, url: URL? = nil
     ) {
         self.statusCode = statusCode
         self.headers = headers
@@ -37,11 +37,12 @@ public struct HttpOperationResult: Sendable {
         (200..<300).contains(statusCode)
     }
 
-    /// The value of a header, compared case-insensitively.
+    /// The first value of a header, compared case-insensitively; ``HttpHeaderFields/values(for:)`` has them all.
+    ///
+    /// - Parameter name: A field name in any case.
+    /// - Returns: The value, or `nil` when the field is absent.
     public func header(_ name: String) -> String? {
-        if let exact = headers[name] { return exact }
-        let lowered = name.lowercased()
-        return headers.first { $0.key.lowercased() == lowered }?.value
+        headers[name]
     }
 
     /// The media type of the body without parameters, lowercased, for example `text/plain`.

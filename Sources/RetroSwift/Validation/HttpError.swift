@@ -4,8 +4,8 @@ import Foundation
 public struct HttpError: Error, Sendable, CustomStringConvertible, LocalizedError {
     /// The HTTP status code.
     public let statusCode: Int
-    /// The response headers.
-    public let headers: [String: String]
+    /// The response headers, every field in the order received.
+    public let headers: HttpHeaderFields
     /// The response body.
     public let body: Data
     /// The endpoint that was called.

@@ -27,6 +27,12 @@ enum TransportKind: String, CaseIterable, CustomStringConvertible, Sendable {
         #endif
     }
 
+    /// Whether repeated response fields other than `Set-Cookie` arrive joined with `, ` (URLSession joins them before
+    /// RetroSwift sees them, on every platform).
+    var joinsRepeatedFields: Bool {
+        self == .urlSession
+    }
+
     /// Whether a timeout bounds the gaps between bytes (URLSession's idle timeout) rather than the whole exchange
     /// (AsyncHTTPClientTransport's deadline).
     var timeoutIsIdle: Bool {

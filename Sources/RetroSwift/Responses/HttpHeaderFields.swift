@@ -1,0 +1,75 @@
+/// The header fields of a response, every one kept, in the order received.
+///
+/// Names compare case-insensitively (RFC 9110 §5.1), so `X-Foo: a` and `x-foo: b` are one field with two values:
+/// `headers["x-foo"]` is the first, `"a"`; `headers.values(for: "X-FOO")` is `["a", "b"]`. Repeated fields such as
+/// `Set-Cookie` and `Link` are never joined with commas here.
+///
+/// ```swift
+/// let cookies = response.headers.values(for: "Set-Cookie")
+/// ```
+public struct HttpHeaderFields: Sendable, Hashable, RandomAccessCollection, ExpressibleByDictionaryLiteral, CustomStringConvertible {
+    /// The fields in the order received.
+    public private(set) var fields: [HttpHeader]
+
+    /// Creates header fields from `fields`, kept in that order.
+    ///
+    /// - Parameter fields: The fields.
+    public init(_ fields: [HttpHeader] = []) {
+        self.fields = fields
+    }
+
+    /// Creates header fields from a dictionary, ordered by name so the result does not depend on hashing.
+    ///
+    /// - Parameter dictionary: One value per name.
+    public init(_ dictionary: [String: String]) {
+        self.fields = dictionary.sorted { $0.key < $1.key }.map { HttpHeader(name: $0.key, value: $0.value) }
+    }
+
+    /// Creates header fields from a literal such as `["Content-Type": "application/json"]`, in the order written.
+    ///
+    /// - Parameter elements: The names and values.
+    public init(dictionaryLiteral elements: (String, String)...) {
+        self.fields = elements.map { HttpHeader(name: $0.0, value: $0.1) }
+    }
+
+    /// The first value of the field `name`, compared case-insensitively, or `nil` when there is none.
+    ///
+    /// - Parameter name: A field name in any case.
+    public subscript(name: String) -> String? {
+        fields.first { HttpRequestParams.sameName($0.name, name) }?.value
+    }
+
+    /// Every value of the field `name`, compared case-insensitively, in the order received.
+    ///
+    /// - Parameter name: A field name in any case.
+    /// - Returns: The values; empty when the field is absent.
+    public func values(for name: String) -> [String] {
+        fields.filter { HttpRequestParams.sameName($0.name, name) }.map(\.value)
+    }
+
+    /// Adds a field after the others.
+    ///
+    /// - Parameters:
+    ///   - name: The field name.
+    ///   - value: The field value.
+    public mutating func append(name: String, value: String) {
+        fields.append(HttpHeader(name: name, value: value))
+    }
+
+    /// The position of the first field.
+    public var startIndex: Int { fields.startIndex }
+    /// The position after the last field.
+    public var endIndex: Int { fields.endIndex }
+
+    /// The field at `position`.
+    ///
+    /// - Parameter position: A valid index.
+    public subscript(position: Int) -> HttpHeader {
+        fields[position]
+    }
+
+    /// `Name: value` lines, one per field.
+    public var description: String {
+        fields.map { "\($0.name): \($0.value)" }.joined(separator: "\n")
+    }
+}
