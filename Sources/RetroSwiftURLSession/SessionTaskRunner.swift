@@ -47,7 +47,7 @@ enum SessionTaskRunner {
         }
     }
 
-    private static func result(
+    static func result(
         _ response: URLResponse?, _ error: (any Error)?, _ request: URLRequest, _ delegate: SessionTaskDelegate,
         _ make: (Int, HttpHeaderFields, URL?) throws -> HttpOperationResult
     ) -> Result<HttpOperationResult, any Error> {
@@ -112,9 +112,10 @@ enum SessionTaskRunner {
         return URLError(.networkConnectionLost, userInfo: urlError.userInfo)
     }
 
-    /// Starts the task `makeTask` returns with `delegate`, and waits for it; cancelling the calling task cancels it.
-    private static func run(
-        delegate: SessionTaskDelegate,
+    /// Starts the task `makeTask` returns, with `delegate` as its own unless its session's delegate decides for it,
+    /// and waits for it; cancelling the calling task cancels it.
+    static func run(
+        delegate: SessionTaskDelegate?,
         _ makeTask: (@escaping @Sendable (Result<HttpOperationResult, any Error>) -> Void) -> URLSessionTask
     ) async throws -> HttpOperationResult {
         let box = TaskBox()
@@ -127,7 +128,7 @@ enum SessionTaskRunner {
                         continuation.resume(with: result)
                     }
                 }
-                task.delegate = delegate
+                if let delegate { task.delegate = delegate }
                 box.start(task)
             }
         } onCancel: {

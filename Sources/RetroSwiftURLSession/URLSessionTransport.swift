@@ -37,6 +37,7 @@ public final class URLSessionTransport: ConfigurableHttpTransport {
     public let queryRedaction: QueryRedaction
     /// The credential that answers HTTP authentication challenges from the configured host, or `nil` to answer none.
     public let credential: URLCredential?
+    private let streamingSession = LazyFileStreamingSession()
 
     /// Creates a transport on `session`.
     ///
@@ -111,13 +112,17 @@ public final class URLSessionTransport: ConfigurableHttpTransport {
         let upload = try UploadSource(params.body)
         defer { upload.cleanUp() }
         if params.responseDestination == .file {
-            var request = request
-            if case .data(let data) = upload { request.httpBody = data }
-            // Uploading a file and downloading the answer to a file at once: the body goes as a stream, which
-            // URLSession sends with chunked transfer encoding (on Linux it adds `Transfer-Encoding: chunked`
-            // even when `Content-Length` is set, which servers reject, so none is set here).
-            if case .file(let url) = upload { request.httpBodyStream = InputStream(url: url) }
-            return try await SessionTaskRunner.download(request, in: session, delegate: delegate)
+            switch upload {
+            case .file(let file):
+                // A body stream would go chunked; an upload task sends the file with its Content-Length.
+                return try await streamingSession.session(for: session).upload(request, fromFile: file, decisions: delegate)
+            case .data(let data):
+                var request = request
+                request.httpBody = data
+                return try await SessionTaskRunner.download(request, in: session, delegate: delegate)
+            case .none:
+                return try await SessionTaskRunner.download(request, in: session, delegate: delegate)
+            }
         }
         return try await SessionTaskRunner.data(request, upload: upload, in: session, delegate: delegate)
     }
@@ -127,5 +132,22 @@ public final class URLSessionTransport: ConfigurableHttpTransport {
         let milliseconds = Int((Double(duration.components.seconds) * 1_000 + Double(duration.components.attoseconds) / 1e15).rounded())
         let url = queryRedaction.redact(request.url?.absoluteString ?? "?")
         logger("\(request.httpMethod ?? "GET") \(url) -> \(outcome) (\(milliseconds) ms)")
+    }
+}
+
+/// The transport's ``FileStreamingSession``, made on first use: most transports never upload a file and download the
+/// answer to a file in one call.
+// @unchecked Sendable: `made` is only touched while `lock` is held.
+private final class LazyFileStreamingSession: @unchecked Sendable {
+    private let lock = NSLock()
+    private var made: FileStreamingSession?
+
+    func session(for session: URLSession) -> FileStreamingSession {
+        lock.withLock {
+            if let made { return made }
+            let new = FileStreamingSession(configuration: session.configuration)
+            made = new
+            return new
+        }
     }
 }

@@ -1,0 +1,128 @@
+import Foundation
+import RetroSwift
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A session of the transport's own for one case: a body uploaded from a file whose response goes to a file.
+///
+/// An upload task sends a file with `Content-Length` (a body stream would go chunked, which presigned object-store
+/// uploads refuse), but hands its response body only to a session delegate; this session's delegate writes 2xx
+/// bodies to disk piece by piece. Created on first use, with the configuration of the transport's session.
+final class FileStreamingSession: Sendable {
+    private let session: URLSession
+    private let delegate: FileStreamingDelegate
+
+    init(configuration: URLSessionConfiguration) {
+        delegate = FileStreamingDelegate()
+        session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
+    }
+
+    deinit {
+        // A session keeps its delegate, and on Linux itself, until invalidated.
+        session.finishTasksAndInvalidate()
+    }
+
+    /// Uploads `file` with `request` and streams a 2xx response body to a new temporary file.
+    func upload(_ request: URLRequest, fromFile file: URL, decisions: SessionTaskDelegate) async throws -> HttpOperationResult {
+        try await SessionTaskRunner.run(delegate: nil) { complete in
+            let task = session.uploadTask(with: request, fromFile: file)
+            delegate.register(task, call: FileStreamingCall(request: request, decisions: decisions, complete: complete))
+            return task
+        }
+    }
+}
+
+/// What one upload-to-file call has received so far.
+// @unchecked Sendable: touched only from the session's serial delegate queue, after registration under the lock.
+private final class FileStreamingCall: @unchecked Sendable {
+    let request: URLRequest
+    let decisions: SessionTaskDelegate
+    let complete: @Sendable (Result<HttpOperationResult, any Error>) -> Void
+    var response: HTTPURLResponse?
+    var file: URL?
+    var handle: FileHandle?
+    var body = Data()
+    var writeError: (any Error)?
+
+    init(request: URLRequest, decisions: SessionTaskDelegate, complete: @escaping @Sendable (Result<HttpOperationResult, any Error>) -> Void) {
+        self.request = request
+        self.decisions = decisions
+        self.complete = complete
+    }
+}
+
+/// Routes each task's callbacks to its call; redirects and challenges are decided by the call's
+/// ``SessionTaskDelegate``, as for every other task of the transport.
+// @unchecked Sendable: `calls` is only touched while `lock` is held.
+private final class FileStreamingDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    private let lock = NSLock()
+    private var calls: [Int: FileStreamingCall] = [:]
+
+    func register(_ task: URLSessionTask, call: FileStreamingCall) {
+        lock.withLock { calls[task.taskIdentifier] = call }
+    }
+
+    private func call(for task: URLSessionTask) -> FileStreamingCall? {
+        lock.withLock { calls[task.taskIdentifier] }
+    }
+
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) {
+        completionHandler(nil)
+    }
+
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
+        completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+    ) {
+        guard let call = call(for: task) else { return completionHandler(.cancelAuthenticationChallenge, nil) }
+        call.decisions.urlSession(session, task: task, didReceive: challenge, completionHandler: completionHandler)
+    }
+
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+    ) {
+        guard let call = call(for: dataTask), let http = response as? HTTPURLResponse else { return completionHandler(.cancel) }
+        call.response = http
+        if (200..<300).contains(http.statusCode) {
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("retroswift-download-\(UUID().uuidString)")
+            do {
+                guard FileManager.default.createFile(atPath: file.path, contents: nil) else {
+                    throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: file.path])
+                }
+                call.file = file
+                call.handle = try FileHandle(forWritingTo: file)
+            } catch {
+                call.writeError = error
+                return completionHandler(.cancel)
+            }
+        }
+        completionHandler(.allow)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        guard let call = call(for: dataTask) else { return }
+        guard let handle = call.handle else { return call.body.append(data) }
+        do {
+            try handle.write(contentsOf: data)
+        } catch {
+            call.writeError = error
+            dataTask.cancel()
+        }
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        guard let call = lock.withLock({ calls.removeValue(forKey: task.taskIdentifier) }) else { return }
+        try? call.handle?.close()
+        let outcome = SessionTaskRunner.result(call.response, call.writeError ?? error, call.request, call.decisions) { status, headers, url in
+            if let file = call.file { return HttpOperationResult(statusCode: status, headers: headers, downloadedFileURL: file, url: url) }
+            return HttpOperationResult(statusCode: status, headers: headers, body: call.body, url: url)
+        }
+        if case .failure = outcome, let file = call.file { try? FileManager.default.removeItem(at: file) }
+        call.complete(outcome)
+    }
+}
