@@ -18,6 +18,7 @@ struct InterceptorEndToEndTests {
     private final class Api: Domain, @unchecked Sendable {
         @Get("/items/{id}") var item: (ItemRequest) async throws -> Item
         @Post("/items") var create: () async throws -> Empty
+        @Get("/items/{id}") var keyedItem: (KeyedItemRequest) async throws -> Item
     }
 
     /// Counts calls per target so a script can fail the first ones.
@@ -125,27 +126,58 @@ struct InterceptorEndToEndTests {
         }
     }
 
-    @Test("the log has method, target, status and duration, and no secret", arguments: TransportKind.allCases)
+    private struct KeyedItemRequest {
+        @Path var id: Int = 0
+        @Query("api_key") var apiKey: String = "query-secret"
+        @Query var view: String = "full"
+        @Header("X-Api-Key") var headerKey: String = "header-secret"
+        @Header("X-Trace") var trace: String = "trace-1"
+    }
+
+    /// Adds the credentials an app's own interceptors typically add, so the logger placed after them sees each one.
+    private struct AddingCredentials: Interceptor {
+        func intercept(_ request: HttpRequestParams, next: InterceptorNext) async throws -> HttpOperationResult {
+            try await next(
+                request.settingHeader("Proxy-Authorization", to: "Basic proxy-secret").settingHeader("Cookie", to: "session=cookie-secret")
+            )
+        }
+    }
+
+    @Test("the log has method, target, status and duration, and each secret header and query value redacted", arguments: TransportKind.allCases)
     func logging(kind: TransportKind) async throws {
-        try await withServer(kind, sharedHeaders: ["Cookie": "session=shared-secret"], respond: { _ in
+        try await withServer(kind, respond: { _ in
             ScriptedResponse(status: 200, headers: [("Content-Type", "application/json"), ("Set-Cookie", "session=server-secret")], body: Data(#"{"id":3}"#.utf8))
-        }) { transport, _ in
-            // Given
-            let lines = Protected<[String]>([])
+        }) { transport, server in
+            // Given: the logger last, so every credential the interceptors add reaches it
+            let entries = Protected<[HttpLogEntry]>([])
             let api = Api(transport: transport)
             api.interceptors = [
-                LoggingInterceptor { entry in lines.mutate { $0.append("\(entry.summary) \(entry.requestHeaders) \(entry.responseHeaders)") } },
                 BearerAuthInterceptor(store: BearerTokenStore(token: "token-secret") { _ in "token-secret" }),
+                AddingCredentials(),
+                LoggingInterceptor(redacting: ["X-Api-Key"]) { entry in entries.mutate { $0.append(entry) } },
             ]
 
             // When
-            _ = try await api.item(ItemRequest(id: 3))
+            _ = try await api.keyedItem(KeyedItemRequest(id: 3))
 
-            // Then
-            let log = lines.value.joined(separator: "\n")
-            #expect(log.hasPrefix("GET /items/3 -> 200 ("))
-            #expect(!log.contains("secret"))
+            // Then: the server got every secret, the log none of them
+            let received = try #require(server.requests.first)
+            #expect(received.header("Authorization") == "Bearer token-secret")
+            #expect(received.header("Proxy-Authorization") == "Basic proxy-secret")
+            #expect(received.header("Cookie") == "session=cookie-secret")
+            #expect(received.header("X-Api-Key") == "header-secret")
+            #expect(received.target == "/items/3?api_key=query-secret&view=full")
+            let entry = try #require(entries.value.first)
+            let logged = Dictionary(uniqueKeysWithValues: entry.requestHeaders.map { ($0.name, $0.value) })
+            #expect(logged == [
+                "Authorization": "<redacted>", "Proxy-Authorization": "<redacted>", "Cookie": "<redacted>",
+                "X-Api-Key": "<redacted>", "X-Trace": "trace-1",
+            ])
+            #expect(entry.responseHeaders.values(for: "Set-Cookie") == ["<redacted>"])
+            #expect(entry.responseHeaders["Content-Type"] == "application/json")
+            #expect(entry.target == "/items/3?api_key=<redacted>&view=full")
+            #expect(entry.summary.hasPrefix("GET /items/3?api_key=<redacted>&view=full -> 200 ("))
+            #expect(!"\(entry.summary) \(entry.requestHeaders) \(entry.responseHeaders)".contains("secret"))
         }
     }
 }
-

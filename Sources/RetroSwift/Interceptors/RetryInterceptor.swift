@@ -8,6 +8,8 @@ import Foundation
 public struct RetryInterceptor: Interceptor {
     /// Waits the given number of seconds; replaceable in tests.
     public typealias Sleep = @Sendable (TimeInterval) async throws -> Void
+    /// Picks the wait before a retry from `0...bound` (full jitter); replaceable so tests see exact delays.
+    public typealias Jitter = @Sendable (_ bound: TimeInterval) -> TimeInterval
 
     /// The total number of tries, the first included.
     public var maxAttempts: Int
@@ -20,12 +22,26 @@ public struct RetryInterceptor: Interceptor {
     /// Statuses worth another try.
     public var retryableStatuses: Set<Int>
     private let sleep: Sleep
+    private let jitter: Jitter
+    private let now: @Sendable () -> Date
 
     /// Creates a retry policy.
+    ///
+    /// - Parameters:
+    ///   - maxAttempts: The total number of tries, the first included.
+    ///   - baseDelay: The backoff bound before the second try, in seconds; it doubles for each later try.
+    ///   - maxDelay: The longest wait, in seconds; it caps the backoff, and a longer `Retry-After` is not waited for.
+    ///   - retriesNonIdempotent: Whether `POST` and `PATCH` are retried too.
+    ///   - retryableStatuses: Statuses worth another try.
+    ///   - sleep: Waits the given number of seconds.
+    ///   - jitter: Picks the wait from `0...bound`; uniformly at random by default (full jitter).
+    ///   - now: The current time, against which a `Retry-After` date is measured.
     public init(
         maxAttempts: Int = 3, baseDelay: TimeInterval = 0.5, maxDelay: TimeInterval = 30,
         retriesNonIdempotent: Bool = false, retryableStatuses: Set<Int> = [408, 429, 502, 503, 504],
-        sleep: @escaping Sleep = { try await Task.sleep(nanoseconds: UInt64(max(0, $0) * 1_000_000_000)) }
+        sleep: @escaping Sleep = { try await Task.sleep(nanoseconds: UInt64(max(0, $0) * 1_000_000_000)) },
+        jitter: @escaping Jitter = { $0 > 0 ? Double.random(in: 0...$0) : 0 },
+        now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.maxAttempts = max(1, maxAttempts)
         self.baseDelay = baseDelay
@@ -33,9 +49,18 @@ public struct RetryInterceptor: Interceptor {
         self.retriesNonIdempotent = retriesNonIdempotent
         self.retryableStatuses = retryableStatuses
         self.sleep = sleep
+        self.jitter = jitter
+        self.now = now
     }
 
     /// Sends the request, trying again while the failure is transient and attempts remain.
+    ///
+    /// - Parameters:
+    ///   - request: The request.
+    ///   - next: The rest of the chain.
+    /// - Returns: The first response that is not retried.
+    /// - Throws: The last transient error once attempts run out, any other error at once, and
+    ///   `CancellationError` when the calling task is cancelled while waiting.
     public func intercept(_ request: HttpRequestParams, next: InterceptorNext) async throws -> HttpOperationResult {
         let retryable = retriesNonIdempotent || [.get, .head, .put, .delete].contains(request.method)
         var attempt = 1
@@ -59,19 +84,30 @@ public struct RetryInterceptor: Interceptor {
     /// Full jitter (AWS Architecture Blog): uniformly random up to the exponential bound, so clients that failed
     /// together do not retry together.
     func backoff(_ attempt: Int) -> TimeInterval {
-        let bound = min(maxDelay, baseDelay * pow(2, Double(attempt - 1)))
-        return bound > 0 ? Double.random(in: 0...bound) : 0
+        let bound = max(0, min(maxDelay, baseDelay * pow(2, Double(attempt - 1))))
+        return min(bound, max(0, jitter(bound)))
     }
 
-    /// `Retry-After` as seconds or an HTTP date (RFC 9110 §10.2.3).
+    /// `Retry-After` as delay-seconds or an HTTP date (RFC 9110 §10.2.3), in any of the three date formats
+    /// recipients must accept (§5.6.7): IMF-fixdate, the obsolete RFC 850 form, and asctime.
     func retryAfter(_ response: HttpOperationResult) -> TimeInterval? {
         guard let value = response.header("Retry-After")?.trimmingCharacters(in: .whitespaces) else { return nil }
-        if let seconds = TimeInterval(value) { return max(0, seconds) }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        return formatter.date(from: value).map { max(0, $0.timeIntervalSinceNow) }
+        if !value.isEmpty, value.allSatisfy(\.isASCII), value.allSatisfy(\.isNumber), let seconds = TimeInterval(value) {
+            return seconds
+        }
+        let collapsed = value.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
+        for format in ["EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy"] {
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.timeZone = TimeZone(identifier: "GMT")
+            formatter.dateFormat = format
+            if format.hasPrefix("EEEE") {
+                // RFC 850's two-digit year: RFC 9110 reads one more than 50 years ahead as the past century.
+                formatter.twoDigitStartDate = now().addingTimeInterval(-50 * 365.25 * 86_400)
+            }
+            if let date = formatter.date(from: collapsed) { return max(0, date.timeIntervalSince(now())) }
+        }
+        return nil
     }
 
     private static func isTransient(_ error: any Error) -> Bool {
