@@ -111,7 +111,8 @@ public final class AsyncHTTPClientTransport: ConfigurableHttpTransport {
     private func result(from response: HTTPClientResponse, url: String, params: HttpRequestParams) async throws -> HttpOperationResult {
         let headers = HttpHeaderFields(response.headers.map { HttpHeader(name: $0.name, value: $0.value) })
         let status = Int(response.status.code)
-        let requested = URL(string: url)
+        // The URL the response came from: the requested one, unless a client of the user's followed redirects itself.
+        let requested = response.url ?? URL(string: url)
         if params.responseDestination == .file && (200..<300).contains(status) {
             let file = try await Self.download(response.body)
             return HttpOperationResult(statusCode: status, headers: headers, downloadedFileURL: file, url: requested)

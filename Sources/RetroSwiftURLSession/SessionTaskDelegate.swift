@@ -8,22 +8,27 @@ import FoundationNetworking
 /// - Redirects are refused, so the `3xx` comes back to RetroSwift, which follows it by its ``RedirectPolicy``:
 ///   URLSession on Linux would otherwise send `Authorization` and cookies on to another host, and drop the body
 ///   of a `307`.
-/// - An HTTP authentication challenge (Basic, Digest, NTLM, Negotiate) is answered only with the transport's
-///   configured credential, only for the configured host, and only once; otherwise the `401` or `407` is the
-///   answer. Server-trust and client-certificate challenges get URLSession's default handling.
+/// - An HTTP authentication challenge (Basic, Digest; NTLM and Negotiate on Apple platforms) is answered only with
+///   the transport's configured credential, only for the configured origin, and only once; otherwise the `401` is
+///   the answer.
+/// - Every other challenge (server trust, client certificates) goes to the delegate of the session the user gave,
+///   so certificate pinning done there keeps working; without one, URLSession's default handling applies.
 // @unchecked Sendable: URLSession calls it from its delegate queue; `refused` is only touched while `lock` is held.
 final class SessionTaskDelegate: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
     private let credential: URLCredential?
     private let credentialOrigin: URL?
+    private let userSession: URLSession
     private let lock = NSLock()
     private var refused: HTTPURLResponse?
 
     /// - Parameters:
-    ///   - credential: The credential to answer challenges with, if any.
-    ///   - credentialOrigin: The base URL whose host and port may receive it.
-    init(credential: URLCredential?, credentialOrigin: URL?) {
+    ///   - credential: The credential to answer HTTP authentication challenges with, if any.
+    ///   - credentialOrigin: The base URL whose scheme, host and port may receive it.
+    ///   - userSession: The session the transport was given, whose delegate decides every other challenge.
+    init(credential: URLCredential?, credentialOrigin: URL?, userSession: URLSession) {
         self.credential = credential
         self.credentialOrigin = credentialOrigin
+        self.userSession = userSession
     }
 
     /// The challenge response this delegate refused to answer, when it did.
@@ -44,28 +49,56 @@ final class SessionTaskDelegate: NSObject, URLSessionTaskDelegate, @unchecked Se
     ) {
         let space = challenge.protectionSpace
         guard Self.httpAuthenticationMethods.contains(space.authenticationMethod) else {
-            completionHandler(.performDefaultHandling, nil)
-            return
+            return forwardToUserDelegate(challenge, task: task, completionHandler: completionHandler)
         }
         if let credential, challenge.previousFailureCount == 0, isCredentialOrigin(space) {
-            completionHandler(.useCredential, credential)
-            return
+            return completionHandler(.useCredential, credential)
         }
         #if canImport(FoundationNetworking)
-        // swift-corelibs-foundation waits forever after a challenge it cannot answer; cancelling ends the task at
-        // once, and the runner returns the response kept here.
+        // swift-corelibs-foundation has no way to go on without a credential (it waits forever after a challenge
+        // it cannot answer); cancelling ends the task at once, losing the body, and the runner returns the
+        // response kept here.
         lock.withLock { refused = challenge.failureResponse as? HTTPURLResponse }
         completionHandler(.cancelAuthenticationChallenge, nil)
         #else
-        // Apple's URLSession delivers the 401 with its body when it has no stored credential to try.
-        completionHandler(.performDefaultHandling, nil)
+        // No credential: go on without one, so the 401 arrives with its body (default handling could try stored
+        // credentials the user never gave this transport).
+        completionHandler(.useCredential, nil)
         #endif
     }
 
+    /// Hands a challenge that is not HTTP authentication to the user's session delegate, task level first.
+    private func forwardToUserDelegate(
+        _ challenge: URLAuthenticationChallenge, task: URLSessionTask,
+        completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+    ) {
+        #if canImport(FoundationNetworking)
+        // swift-corelibs-foundation's protocol methods are not optional: the default answers default handling.
+        guard let delegate = userSession.delegate as? URLSessionTaskDelegate else {
+            return completionHandler(.performDefaultHandling, nil)
+        }
+        delegate.urlSession(userSession, task: task, didReceive: challenge, completionHandler: completionHandler)
+        #else
+        let delegate = userSession.delegate
+        if let taskDelegate = delegate as? URLSessionTaskDelegate,
+           taskDelegate.responds(to: #selector(URLSessionTaskDelegate.urlSession(_:task:didReceive:completionHandler:))) {
+            taskDelegate.urlSession?(userSession, task: task, didReceive: challenge, completionHandler: completionHandler)
+        } else if let delegate, delegate.responds(to: #selector(URLSessionDelegate.urlSession(_:didReceive:completionHandler:))) {
+            delegate.urlSession?(userSession, didReceive: challenge, completionHandler: completionHandler)
+        } else {
+            completionHandler(.performDefaultHandling, nil)
+        }
+        #endif
+    }
+
+    /// The credential goes only to the configured scheme, host and port, and never to a proxy.
     private func isCredentialOrigin(_ space: URLProtectionSpace) -> Bool {
-        guard let origin = credentialOrigin, let host = origin.host else { return false }
-        let port = origin.port ?? (origin.scheme?.lowercased() == "https" ? 443 : 80)
-        return space.host.lowercased() == host.lowercased() && space.port == port
+        guard let origin = credentialOrigin, let host = origin.host, let scheme = origin.scheme?.lowercased(), !space.isProxy() else {
+            return false
+        }
+        let port = origin.port ?? (scheme == "https" ? 443 : 80)
+        let spaceScheme = space.protocol?.lowercased()
+        return space.host.lowercased() == host.lowercased() && space.port == port && (spaceScheme == nil || spaceScheme == scheme)
     }
 
     private static let httpAuthenticationMethods: Set<String> = [

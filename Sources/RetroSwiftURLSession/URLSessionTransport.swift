@@ -17,10 +17,14 @@ import FoundationNetworking
 ///   large file is never held in memory; `DownloadedFile` responses are downloaded to disk.
 /// - Redirects: the session never follows them itself; RetroSwift does, by the domain's or endpoint's
 ///   ``RedirectPolicy``, so credentials stay with their origin and a `307` keeps its body, on Linux too.
-/// - Authentication challenges (Basic, Digest, NTLM, Negotiate) are answered only with ``credential``, only for the
-///   configured host and only once; otherwise the `401` comes back as the response. On Linux its body is empty
-///   (swift-corelibs-foundation has not read it when the challenge arrives); on Apple platforms URLSession's
-///   default handling, which may use `URLCredentialStorage`, applies when no credential is set.
+/// - Authentication challenges (Basic and Digest; NTLM and Negotiate on Apple platforms) are answered only with
+///   ``credential``, only for the configured origin and only once; otherwise the `401` comes back as the response.
+///   On Linux its body is empty: swift-corelibs-foundation cannot go on without a credential, so the transport
+///   ends the exchange there. Other challenges (server trust, client certificates) go to your session's delegate,
+///   so certificate pinning done there keeps working.
+/// - Credentials in the session configuration's `httpAdditionalHeaders` cannot be withheld from another origin
+///   (URLSession adds them to every request): a redirect that leaves the origin then fails with
+///   ``RequestError/Kind/redirectRefused``. Give credentials to the domain as shared headers instead.
 /// - Nothing is printed. ``logger`` receives one line per call with method, URL, status and duration, never
 ///   header values, and with the values of secret query parameters (``queryRedaction``) replaced by `<redacted>`.
 public final class URLSessionTransport: ConfigurableHttpTransport {
@@ -83,8 +87,9 @@ public final class URLSessionTransport: ConfigurableHttpTransport {
     ///   ``RequestError`` when the transport is not configured.
     public func sendRequest(with params: HttpRequestParams) async throws -> HttpOperationResult {
         let baseURL = try configuration.configuration(for: params).baseURL
+        try refuseSessionCredentials(for: params)
         let request = try makeRequest(params)
-        let delegate = SessionTaskDelegate(credential: credential, credentialOrigin: baseURL)
+        let delegate = SessionTaskDelegate(credential: credential, credentialOrigin: baseURL, userSession: session)
         let clock = ContinuousClock()
         let start = clock.now
         do {
@@ -95,6 +100,21 @@ public final class URLSessionTransport: ConfigurableHttpTransport {
             log(request, outcome: "failed: \(error)", duration: clock.now - start)
             throw error
         }
+    }
+
+    /// URLSession adds the session configuration's `httpAdditionalHeaders` to every request, and a request can
+    /// override them but not remove them; so when a redirect has left the original origin and such a header is a
+    /// credential, the call stops rather than send it there.
+    private func refuseSessionCredentials(for params: HttpRequestParams) throws {
+        guard !params.withheldSharedHeaders.isEmpty, let additional = session.configuration.httpAdditionalHeaders else { return }
+        let names = additional.keys.map { "\($0)" }.filter { params.withheldSharedHeaders.contains($0.lowercased()) }.sorted()
+        guard let name = names.first else { return }
+        throw RequestError(
+            .redirectRefused, endpoint: params.endpoint,
+            reason: "a redirect leads to \(params.redirectURL?.absoluteString ?? "another origin"), but the session's "
+                + "httpAdditionalHeaders carry '\(name)', which URLSession would send there; give it to the domain as a "
+                + "shared header instead, which RetroSwift withholds from other origins"
+        )
     }
 
     private func makeRequest(_ params: HttpRequestParams) throws -> URLRequest {

@@ -1,6 +1,10 @@
 import Foundation
 import RetroSwift
 import RetroSwiftTestServer
+import RetroSwiftURLSession
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import Testing
 
 @Suite("End to end: redirects", .timeLimit(.minutes(1)))
@@ -143,5 +147,45 @@ struct RedirectEndToEndTests {
             #expect(unfollowed.header("Location") == "/landed?from=same")
             #expect(origin.requests.last?.encodedPath == "/same/302")
         }
+    }
+
+    @Test("URLSession: a credential in httpAdditionalHeaders stops a redirect to another origin instead of reaching it")
+    func sessionCredentialsRefused() async throws {
+        // Given
+        let other = try await TestServer.start { _ in ScriptedResponse(status: 204) }
+        let origin = try await TestServer.start { request in
+            switch request.encodedPath {
+            case "/away": ScriptedResponse(status: 307, headers: [("Location", other.baseURL.absoluteString + "/landed")])
+            case "/home": ScriptedResponse(status: 307, headers: [("Location", "/landed")])
+            default: ScriptedResponse(status: 204)
+            }
+        }
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpAdditionalHeaders = ["Authorization": "Bearer session-secret"]
+        let transport = URLSessionTransport(configuration: configuration)
+        transport.setConfiguration(baseURL: origin.baseURL, sharedHeaders: nil)
+        let api = SessionApi(transport: transport)
+
+        // When
+        let away = await Result { try await api.away() }
+        let home = await Result { try await api.home() }
+        await origin.stop()
+        await other.stop()
+
+        // Then
+        #expect(throws: RequestError.self) { try away.get() }
+        if case .failure(let error as RequestError) = away {
+            #expect(error.kind == .redirectRefused)
+            #expect(error.description.contains("httpAdditionalHeaders carry 'Authorization'"))
+        }
+        #expect(other.requests.isEmpty)
+        _ = try home.get()
+        #expect(origin.requests.last?.header("Authorization") == "Bearer session-secret")
+    }
+
+    // @unchecked Sendable: the fixture adds only endpoint wrappers, set up in init and never reassigned.
+    private final class SessionApi: Domain, @unchecked Sendable {
+        @Get("/away") var away: () async throws -> Empty
+        @Get("/home") var home: () async throws -> Empty
     }
 }

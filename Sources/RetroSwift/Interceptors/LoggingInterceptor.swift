@@ -2,7 +2,9 @@
 /// `Set-Cookie` and any headers you name replaced by `<redacted>`, and the values of secret query parameters
 /// (``QueryRedaction/defaultNames`` and any you name) too.
 ///
-/// Shared headers are added by the transport after the interceptors run, so they never reach the log.
+/// Shared headers are added by the transport after the interceptors run, so they never reach the log. Redirects
+/// are followed below the interceptors: an entry shows the request as built and the final response's status and
+/// headers, whose `url` is the last one.
 public struct LoggingInterceptor: Interceptor {
     /// Receives one entry per call.
     public typealias Sink = @Sendable (HttpLogEntry) -> Void

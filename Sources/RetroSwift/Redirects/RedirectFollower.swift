@@ -31,6 +31,7 @@ enum RedirectFollower {
                 request.method = .get
                 request.body = nil
                 request.headers.removeAll { bodyHeaders.contains($0.name.lowercased()) }
+                request.withheldSharedHeaders.formUnion(bodyHeaders)
             }
             request.point(at: target)
         }
@@ -65,7 +66,7 @@ enum RedirectFollower {
         if redirects > policy.maximumRedirects {
             throw refused("more than \(policy.maximumRedirects) redirects; the last was \(result.statusCode) to '\(location)'")
         }
-        guard let resolved = URL(string: location, relativeTo: result.url)?.absoluteURL,
+        guard let resolved = URL(string: encodedLocation(location), relativeTo: result.url)?.absoluteURL,
               var components = URLComponents(url: resolved, resolvingAgainstBaseURL: false),
               let scheme = components.scheme?.lowercased(), components.host?.isEmpty == false
         else {
@@ -86,6 +87,24 @@ enum RedirectFollower {
         guard let target = components.url else { throw refused("the \(result.statusCode) redirect's Location '\(location)' is not a URL") }
         return target
     }
+}
+
+/// `location` with every byte that RFC 3986 allows nowhere in a URL (spaces, controls, non-ASCII) percent-encoded,
+/// as browsers do; `%` is kept, so an already encoded `Location` stays as it is. `URL(string:)` would encode these
+/// on some platforms and refuse them on others.
+private func encodedLocation(_ location: String) -> String {
+    let allowed = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~:/?#[]@!$&'()*+,;=%".utf8)
+    guard !location.utf8.allSatisfy(allowed.contains) else { return location }
+    let hex = Array("0123456789ABCDEF".utf8)
+    var bytes: [UInt8] = []
+    for byte in location.utf8 {
+        if allowed.contains(byte) {
+            bytes.append(byte)
+        } else {
+            bytes += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+        }
+    }
+    return String(decoding: bytes, as: UTF8.self)
 }
 
 /// Scheme, host and port: where credentials may go (RFC 6454).

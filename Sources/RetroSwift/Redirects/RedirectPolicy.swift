@@ -14,6 +14,7 @@ import Foundation
 /// - A redirect from `https` to `http` is refused unless ``allowsInsecureDowngrade`` is set, and one to any
 ///   other scheme always is; both throw ``RequestError`` of kind ``RequestError/Kind/redirectRefused``.
 /// - More than ``maximumRedirects`` redirects in one call throw the same error, so a loop always ends.
+/// - Each request of the chain gets the endpoint's timeout afresh, as a browser's would.
 ///
 /// Set it for a whole API with ``Domain/redirectPolicy`` or for one endpoint with the `redirects:` argument of
 /// `@Get` and its siblings. With ``never`` the `3xx` response itself is returned: decode it as

@@ -32,9 +32,10 @@ public struct HttpHeaderFields: Sendable, Hashable, RandomAccessCollection, Expr
         self.fields = elements.map { HttpHeader(name: $0.0, value: $0.1) }
     }
 
-    /// The first value of the field `name`, compared case-insensitively, or `nil` when there is none.
+    /// The first value of the field `name`, compared case-insensitively.
     ///
     /// - Parameter name: A field name in any case.
+    /// - Returns: The value, or `nil` when the field is absent.
     public subscript(name: String) -> String? {
         fields.first { HttpRequestParams.sameName($0.name, name) }?.value
     }
@@ -64,6 +65,7 @@ public struct HttpHeaderFields: Sendable, Hashable, RandomAccessCollection, Expr
     /// The field at `position`.
     ///
     /// - Parameter position: A valid index.
+    /// - Returns: The field.
     public subscript(position: Int) -> HttpHeader {
         fields[position]
     }

@@ -46,9 +46,9 @@ extension HttpResponse: HttpResponseDecodable {
 
     /// Decodes the body by the usual rules and keeps the status, headers and URL.
     ///
-    /// Takes 2xx responses, and also a `3xx` that was not followed (``RedirectPolicy/never``), whose body, usually
-    /// empty, decodes as `Empty`, so its `Location` can be read. Other statuses throw ``HttpError``, unless `Body`
-    /// takes them itself (`HttpResponse<Either<A, B>>`).
+    /// Takes 2xx responses, and also a `3xx` that was not followed (``RedirectPolicy/never``, a `304`) when `Body`
+    /// reads raw responses (`Empty`, `Data`, `String`, an optional), so its `Location` can be read. Other statuses
+    /// throw ``HttpError``, unless `Body` takes them itself (`HttpResponse<Either<A, B>>`).
     ///
     /// - Parameters:
     ///   - response: The response.
@@ -56,7 +56,8 @@ extension HttpResponse: HttpResponseDecodable {
     /// - Returns: The decoded body with the response's metadata.
     /// - Throws: ``HttpError`` for a status it does not take, ``RequestError`` when the body does not decode.
     public static func decode(from response: HttpOperationResult, context: ResponseDecodingContext) throws -> HttpResponse {
-        let isRedirect = (300..<400).contains(response.statusCode)
+        let readsRaw = Body.self is any HttpResponseDecodable.Type && !(Body.self is any FileResponse.Type)
+        let isRedirect = (300..<400).contains(response.statusCode) && readsRaw
         let bodyTakesErrors = (Body.self as? any HttpResponseDecodable.Type)?.decodesErrorStatuses ?? false
         guard response.isSuccess || isRedirect || bodyTakesErrors else {
             throw HttpError(response: response, endpoint: context.endpoint)

@@ -58,6 +58,11 @@ public struct HttpRequestParams: Sendable {
     /// or ``redirectURL`` while a redirect is followed.
     ///
     /// Any query or fragment of `baseURL` is dropped.
+    ///
+    /// - Parameter baseURL: The transport's base URL.
+    /// - Returns: The URL to request.
+    /// - Throws: ``RequestError`` of kind ``RequestError/Kind/transportNotConfigured`` when the two do not join into
+    ///   a URL.
     public func url(relativeTo baseURL: URL) throws -> URL {
         if let redirectURL { return redirectURL }
         let string = urlString(relativeTo: baseURL)
@@ -71,6 +76,9 @@ public struct HttpRequestParams: Sendable {
     }
 
     /// ``url(relativeTo:)`` as a string, for clients that take one (async-http-client parses it again anyway).
+    ///
+    /// - Parameter baseURL: The transport's base URL.
+    /// - Returns: The URL to request, as a string.
     ///
     /// Joins strings instead of going through `URLComponents`, which costs several microseconds per call on
     /// Linux; every part is already percent-encoded, so nothing needs re-parsing.

@@ -3,15 +3,23 @@ import Foundation
 /// The network layer RetroSwift sends requests through.
 ///
 /// `RetroSwiftURLSession` ships a URLSession-based transport; `RetroSwiftTesting` ships a recording fake.
-/// A custom transport conforms to ``ConfigurableHttpTransport`` for its configuration and builds the URL with
-/// ``HttpRequestParams/url(relativeTo:)``, which leaves it no encoding work.
+/// A custom transport conforms to ``ConfigurableHttpTransport`` for its configuration. RetroSwift follows redirects
+/// itself (see ``RedirectPolicy``), and its promises about credentials and other origins hold only if the transport:
+/// - builds the URL with ``HttpRequestParams/url(relativeTo:)``, which also points a redirected request at its
+///   new origin and leaves the transport no encoding work;
+/// - adds headers only through ``HttpRequestParams/headerFields(sharedHeaders:)``, which withholds credentials from
+///   other origins;
+/// - never follows a redirect itself, returning the `3xx` instead;
+/// - sets ``HttpOperationResult/url`` to the URL it requested, against which a relative `Location` resolves.
 public protocol HttpTransport: Sendable {
     /// Points the transport at `scheme://host`, with headers sent on every request.
     func setConfiguration(scheme: String, host: String, sharedHeaders: [String: String]?)
     /// Points the transport at a base URL that may carry a port and a base path, such as `http://127.0.0.1:8080/api/v2`.
     func setConfiguration(baseURL: URL, sharedHeaders: [String: String]?)
-    /// Sends one request and returns the response, whatever its status code.
+    /// Sends one request and returns the response, whatever its status code, without following redirects.
     ///
-    /// Throws only when no response arrived (connection failures, timeouts, cancellation).
+    /// - Parameter params: The request, fully built and encoded.
+    /// - Returns: The status, headers and body, and the URL requested.
+    /// - Throws: Only when no response arrived (connection failures, timeouts, cancellation).
     func sendRequest(with params: HttpRequestParams) async throws -> HttpOperationResult
 }

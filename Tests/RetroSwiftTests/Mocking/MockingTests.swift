@@ -7,6 +7,8 @@ import Testing
 struct MockingTests {
     private struct Echo: Codable, Equatable {
         var value: Int
+        /// `network` from the transport, `mock` from a mock, so a test can tell which answered.
+        var source: String = "network"
     }
 
     private struct EchoRequest {
@@ -22,7 +24,7 @@ struct MockingTests {
     private static func echoing() -> RecordingTransport {
         RecordingTransport { params in
             if let value = params.queryItems.first(where: { $0.name == "value" })?.value {
-                return .json(#"{"value":\#(value)}"#)
+                return .json(#"{"value":\#(value),"source":"network"}"#)
             }
             return HttpOperationResult(statusCode: 204)
         }
@@ -103,7 +105,7 @@ struct MockingTests {
         let results = try await withThrowingTaskGroup(of: (Int, Echo).self) { group in
             for value in 0..<400 {
                 group.addTask {
-                    if value % 50 == 0 { api.echo = { request in Echo(value: request.value) } }
+                    if value % 50 == 0 { api.echo = { request in Echo(value: request.value, source: "mock") } }
                     if value % 50 == 25 { api.$echo.removeMock() }
                     return (value, try await api.echo(EchoRequest(value: value)))
                 }
@@ -114,7 +116,11 @@ struct MockingTests {
         // Then
         #expect(results.count == 400)
         #expect(results.allSatisfy { $0.0 == $0.1.value })
-        #expect(!transport.requests.isEmpty)
+        // Both the mock and the network answered, and every network answer was a request the transport saw.
+        let fromNetwork = results.filter { $0.1.source == "network" }
+        #expect(!fromNetwork.isEmpty)
+        #expect(fromNetwork.count < 400)
+        #expect(Set(fromNetwork.map(\.0)) == Set(transport.requests.compactMap { Int($0.queryItems.first?.value ?? "") }))
     }
 }
 

@@ -24,6 +24,7 @@ struct RedirectTests {
         @Get("/notes") var list: () async throws -> HttpResponse<Empty>
         @Get("/notes", redirects: .never) var listUnfollowed: () async throws -> HttpResponse<Empty>
         @Get("/notes", redirects: .follow()) var listFollowed: () async throws -> HttpResponse<Empty>
+        @Get("/notes", redirects: .never) var decodedUnfollowed: () async throws -> HttpResponse<Note>
 
         init(transport: any HttpTransport, base: String = "http://127.0.0.1:8080/v1") {
             super.init(transport: transport)
@@ -259,6 +260,7 @@ struct RedirectTests {
         ("../up", "http://127.0.0.1:8080/up"),
         ("?page=2", "http://127.0.0.1:8080/v1/notes?page=2"),
         ("/a%20b/c?x=%2F#part", "http://127.0.0.1:8080/a%20b/c?x=%2F"),
+        ("/a b/é?q=ü ü", "http://127.0.0.1:8080/a%20b/%C3%A9?q=%C3%BC%20%C3%BC"),
     ])
     func relativeLocations(location: String, expected: String) async throws {
         // Given
@@ -270,5 +272,33 @@ struct RedirectTests {
         // Then
         #expect(try transport.url(of: transport.requests[1]).absoluteString == expected)
         #expect(response.url?.absoluteString == expected)
+    }
+
+    @Test("a 3xx not followed is an HttpError to an HttpResponse of a JSON type, which has no body to decode")
+    func unfollowedIntoJSONType() async throws {
+        // Given
+        let transport = RecordingTransport { _ in HttpOperationResult(statusCode: 304, headers: ["ETag": "\"v1\""]) }
+
+        // When
+        let error = await #expect(throws: HttpError.self) { _ = try await Api(transport: transport).decodedUnfollowed() }
+
+        // Then
+        #expect(error?.statusCode == 304)
+        #expect(error?.headers["etag"] == "\"v1\"")
+    }
+
+    @Test("a body dropped by a 303 takes a shared Content-Type with it")
+    func sharedBodyHeadersDropped() async throws {
+        // Given
+        let transport = Self.redirecting(.redirect(to: "/v1/status", status: 303))
+        let api = Api(transport: transport)
+
+        // When
+        _ = try await api.replace(NoteRequest())
+
+        // Then
+        let fields = transport.requests[1].headerFields(sharedHeaders: ["Content-Type": "application/json", "X-Client": "app"])
+        #expect(fields.map(\.name).contains("X-Client"))
+        #expect(!fields.contains { $0.name == "Content-Type" })
     }
 }

@@ -164,9 +164,13 @@ struct BodyTests {
         let written = try form.writeToTemporaryFile()
         defer { try? FileManager.default.removeItem(at: written) }
         let streamed = try Data(contentsOf: written)
-        #expect(streamed == (try form.data()))
-        #expect(Int64(streamed.count) == (try form.contentLength()))
-        #expect(streamed.range(of: content) != nil)
+        // Written out by hand from RFC 7578, not by the encoder under test.
+        let expected = Data("--XyZ\r\nContent-Disposition: form-data; name=\"title\"\r\n\r\nbig\r\n".utf8)
+            + Data("--XyZ\r\nContent-Disposition: form-data; name=\"attachment\"; filename=\"big.bin\"\r\n".utf8)
+            + Data("Content-Type: application/octet-stream\r\n\r\n".utf8) + content + Data("\r\n--XyZ--\r\n".utf8)
+        #expect(streamed == expected)
+        #expect(try form.data() == expected)
+        #expect(try form.contentLength() == Int64(expected.count))
     }
 
     @Test("a multipart form whose every part is left out is refused before anything is sent (RFC 2046 needs one)")

@@ -12,6 +12,7 @@ struct LiveWalkthrough {
 
         Console.step("GET the first page of schedules (@Query page/limit, @Header X-Account-Id)")
         let page = try await schedules.getSchedules(GetSchedulesRequest(page: 1, schedulesPerPage: 3, accountId: "acc_demo"))
+        guard !page.schedules.isEmpty else { throw WalkthroughError("the first page of schedules is empty") }
         Console.result(page.schedules.map { "\($0.id) \"\($0.title)\"" }.joined(separator: ", "))
 
         Console.step("PUT a new schedule (@JsonBody, dates as epoch milliseconds)")
@@ -23,27 +24,31 @@ struct LiveWalkthrough {
         var renamed = launch
         renamed.title = "Launch review (moved)"
         let updated = try await schedules.updateSchedule(UpdateScheduleRequest(scheduleId: "sch_launch", accountId: "acc_demo", schedule: renamed))
+        guard updated.schedule.title == renamed.title else { throw WalkthroughError("the update came back titled \"\(updated.schedule.title)\"") }
         Console.result("now titled \"\(updated.schedule.title)\"")
 
         Console.step("DELETE it, then DELETE it again (Either<Response, ErrorResponse>)")
-        for _ in 0..<2 {
+        for attempt in 1...2 {
             switch try await schedules.deleteSchedule(DeleteScheduleRequest(ScheduleId: "sch_launch", accountId: "acc_demo")) {
-            case .response(let deleted): Console.result(".response: deleted \(deleted.deletedId)")
-            case .errorResponse(let problem): Console.result(".errorResponse: \(problem.errorMessage)")
+            case .response(let deleted) where attempt == 1: Console.result(".response: deleted \(deleted.deletedId)")
+            case .errorResponse(let problem) where attempt == 2: Console.result(".errorResponse: \(problem.errorMessage)")
+            case let outcome: throw WalkthroughError("DELETE number \(attempt) answered \(outcome)")
             }
         }
 
         Console.step("GET without the account header: the server says 400 in text/plain (HttpError)")
         do {
             _ = try await schedules.getSchedules(GetSchedulesRequest(page: 1))
-        } catch let error as HttpError {
+            throw WalkthroughError("GET without the account header succeeded")
+        } catch let error as HttpError where error.statusCode == 400 {
             Console.result("HttpError \(error.statusCode): \(error.localizedDescription)")
         }
 
         Console.step("A path value of '..' never leaves the client (RequestError)")
         do {
             _ = try await schedules.deleteSchedule(DeleteScheduleRequest(ScheduleId: "..", accountId: "acc_demo"))
-        } catch let error as RequestError {
+            throw WalkthroughError("a path value of '..' was sent")
+        } catch let error as RequestError where error.kind == .invalidValue {
             Console.result(error.description)
         }
 
