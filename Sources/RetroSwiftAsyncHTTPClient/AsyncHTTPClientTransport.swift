@@ -150,6 +150,8 @@ public final class AsyncHTTPClientTransport: ConfigurableHttpTransport {
             default: return error
             }
         }
+        // A body larger than maxBodySize: the code URLSession uses for a resource over its limit.
+        if error is NIOTooManyBytesError { return URLError(.dataLengthExceedsMaximum) }
         // The server closed the connection before the body it announced was complete.
         if let parserError = error as? HTTPParserError, parserError == .invalidEOFState {
             return URLError(.networkConnectionLost)

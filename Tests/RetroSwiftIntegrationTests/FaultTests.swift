@@ -2,6 +2,9 @@ import Foundation
 import RetroSwift
 import RetroSwiftTestServer
 import Testing
+#if AsyncHTTPClient
+import RetroSwiftAsyncHTTPClient
+#endif
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -14,6 +17,11 @@ struct FaultTests {
         @Get("/slow", timeout: 0.5) var slow: () async throws -> Data
         @Get("/slow-file", timeout: 0.5) var slowFile: () async throws -> DownloadedFile
         @Get("/dripping", timeout: 1) var dripping: () async throws -> Data
+        @Post("/upload") var upload: (UploadRequest) async throws -> Empty
+    }
+
+    private struct UploadRequest {
+        @FormFile("file") var file = .empty
     }
 
     // Computed, not a stored global: `Data` keeps its storage pointer in spare bits, where LeakSanitizer cannot see
@@ -123,6 +131,64 @@ struct FaultTests {
             }
         }
     }
+
+    @Test("a missing or unreadable upload file is a RequestError naming the field, and nothing is sent", arguments: TransportKind.allCases)
+    func missingUploadFile(kind: TransportKind) async throws {
+        // Given
+        let missing = FileManager.default.temporaryDirectory.appendingPathComponent("retroswift-missing-\(UUID().uuidString).bin")
+        let directory = FileManager.default.temporaryDirectory
+        try await withServer(kind) { transport, server in
+            let api = Api(transport: transport)
+
+            // When
+            let missingError = await #expect(throws: RequestError.self) {
+                _ = try await api.upload(UploadRequest(file: .init(fileName: "a.bin", mimeType: "application/octet-stream", fileURL: missing)))
+            }
+            let directoryError = await #expect(throws: RequestError.self) {
+                _ = try await api.upload(UploadRequest(file: .init(fileName: "d", mimeType: "application/octet-stream", fileURL: directory)))
+            }
+
+            // Then
+            #expect(missingError?.description == "Api.upload (POST /upload), field 'file': the file '\(missing.path)' does not exist, is a directory or cannot be read; nothing was sent")
+            #expect(directoryError?.kind == .invalidValue)
+            #expect(server.requests.isEmpty)
+        }
+    }
+
+    @Test("a call whose task is already cancelled throws CancellationError and sends nothing", arguments: TransportKind.allCases)
+    func cancelledBeforeTheCall(kind: TransportKind) async throws {
+        try await withServer(kind) { transport, server in
+            // Given
+            let api = Api(transport: transport)
+            let call = Task {
+                withUnsafeCurrentTask { $0?.cancel() }
+                return try await api.data()
+            }
+
+            // When
+            let result = await call.result
+
+            // Then
+            #expect(throws: CancellationError.self) { try result.get() }
+            #expect(server.requests.isEmpty)
+        }
+    }
+
+    #if AsyncHTTPClient
+    @Test("AsyncHTTPClientTransport: a body over maxBodySize fails with URLError(.dataLengthExceedsMaximum), as URLSession reports its limit")
+    func bodyOverTheLimit() async throws {
+        let server = try await TestServer.start { _ in ScriptedResponse(status: 200, body: Self.body) }
+        let transport = AsyncHTTPClientTransport(maxBodySize: 1_000)
+        transport.setConfiguration(baseURL: server.baseURL, sharedHeaders: nil)
+
+        // When
+        let result = await Result { try await Api(transport: transport).data() }
+        await server.stop()
+
+        // Then
+        #expect(throws: URLError(.dataLengthExceedsMaximum)) { try result.get() }
+    }
+    #endif
 }
 
 extension Result where Failure == any Error {

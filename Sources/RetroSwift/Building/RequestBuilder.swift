@@ -139,6 +139,14 @@ struct RequestBuilder {
     mutating func addFile(_ file: FormFile.File, for field: RequestPlan.Field) throws {
         guard !file.isEmpty else { return }
         if let problem = HeaderRules.problem(inValue: file.mimeType) { throw invalid(field, "MIME type: \(problem)") }
+        if case .file(let url) = file.content {
+            // A stat per file, so a missing file is a clear error before anything is sent, not a transport's
+            // error halfway through the upload.
+            let type = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.type] as? FileAttributeType
+            guard url.isFileURL, let type, type != .typeDirectory, FileManager.default.isReadableFile(atPath: url.path) else {
+                throw invalid(field, "the file '\(url.path)' does not exist, is a directory or cannot be read; nothing was sent")
+            }
+        }
         form.append(MultipartFormBody.Part(name: field.name, fileName: file.fileName, mimeType: file.mimeType, content: file.content))
     }
 

@@ -9,6 +9,8 @@ enum RedirectFollower {
     static func send(
         _ request: HttpRequestParams, policy: RedirectPolicy, to transport: any HttpTransport
     ) async throws -> HttpOperationResult {
+        // A call cancelled before it reaches the network sends nothing.
+        try Task.checkCancellation()
         guard policy.followsRedirects else { return try await transport.sendRequest(with: request) }
         var request = request
         var originalOrigin: Origin?

@@ -185,6 +185,56 @@ struct BearerAuthTests {
         // Then
         #expect(item == Item(id: 3))
     }
+
+    @Test("a second 401 after a refresh is returned, not refreshed again")
+    func secondUnauthorized() async throws {
+        // Given: a server that accepts no token at all
+        let refreshes = Protected(0)
+        let store = BearerTokenStore(token: "stale") { _ in
+            refreshes.mutate { $0 += 1 }
+            return "fresh-\(refreshes.value)"
+        }
+        let transport = Self.server(validToken: Protected("never"))
+        let api = Api(transport: transport)
+        api.interceptors = [BearerAuthInterceptor(store: store)]
+
+        // When
+        let error = await #expect(throws: HttpError.self) { _ = try await api.item(ItemRequest(id: 1)) }
+
+        // Then
+        #expect(error?.statusCode == 401)
+        #expect(refreshes.value == 1)
+        #expect(transport.requests.map { $0.header("Authorization") } == ["Bearer stale", "Bearer fresh-1"])
+    }
+
+    @Test("a call cancelled while it waits for a refresh stops at once; the refresh goes on for the others", .timeLimit(.minutes(1)))
+    func cancelledDuringRefresh() async throws {
+        // Given: a refresh that takes as long as the test wants
+        let gate = AsyncStream<Void>.makeStream()
+        let store = BearerTokenStore(token: "stale") { _ in
+            for await _ in gate.stream { break }
+            return "fresh"
+        }
+        let transport = Self.server(validToken: Protected("fresh"))
+        let api = Api(transport: transport)
+        api.interceptors = [BearerAuthInterceptor(store: store)]
+        let cancelled = Task { try await api.item(ItemRequest(id: 1)) }
+        let patient = Task { try await api.item(ItemRequest(id: 2)) }
+        // A refresh has started once a stale token came back 401; the other call then waits for it too.
+        while transport.requests.isEmpty { try await Task.sleep(nanoseconds: 2_000_000) }
+        try await Task.sleep(nanoseconds: 20_000_000)
+
+        // When
+        cancelled.cancel()
+        let cancelledResult = await cancelled.result
+        gate.continuation.yield()
+        let patientItem = try await patient.value
+
+        // Then
+        #expect(throws: CancellationError.self) { try cancelledResult.get() }
+        #expect(patientItem == Item(id: 2))
+        #expect(transport.requests.filter { $0.header("Authorization") == "Bearer fresh" }.count == 1)
+    }
 }
 
 @Suite("Retries")

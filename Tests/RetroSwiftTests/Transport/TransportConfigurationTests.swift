@@ -123,3 +123,28 @@ struct TransportConfigurationTests {
         #expect(error?.kind == .transportNotConfigured)
     }
 }
+
+@Suite("Timeouts: the endpoint's, else the domain's, else the transport's")
+struct TimeoutOrderTests {
+    private final class Api: Domain, @unchecked Sendable {
+        @Get("/declared", timeout: 3) var declared: () async throws -> Empty
+        @Get("/undeclared") var undeclared: () async throws -> Empty
+    }
+
+    @Test("an endpoint's timeout wins over the domain's; without either the transport decides (nil)")
+    func order() async throws {
+        // Given
+        let transport = RecordingTransport()
+        let api = Api(transport: transport)
+
+        // When
+        _ = try await api.declared()
+        _ = try await api.undeclared()
+        api.timeout = 7
+        _ = try await api.declared()
+        _ = try await api.undeclared()
+
+        // Then
+        #expect(transport.requests.map(\.timeout) == [3, nil, 3, 7])
+    }
+}
