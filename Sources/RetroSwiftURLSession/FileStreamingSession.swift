@@ -71,7 +71,8 @@ private final class FileStreamingDelegate: NSObject, URLSessionDataDelegate, @un
         _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
         newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
-        completionHandler(nil)
+        guard let call = call(for: task) else { return completionHandler(nil) }
+        call.decisions.urlSession(session, task: task, willPerformHTTPRedirection: response, newRequest: request, completionHandler: completionHandler)
     }
 
     func urlSession(

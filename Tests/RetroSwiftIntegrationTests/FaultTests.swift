@@ -88,17 +88,14 @@ struct FaultTests {
         }) { transport, _ in
             // Given
             let api = Api(transport: transport)
-            let clock = ContinuousClock()
-            let start = clock.now
 
-            // When
+            // When (a transport that waited for the rest of the body would hit the suite's time limit)
             let inMemory = await #expect(throws: URLError.self) { _ = try await api.slow() }
             let toFile = await #expect(throws: URLError.self) { _ = try await api.slowFile() }
 
-            // Then: each within a few timeouts, never waiting for a body that will not come
+            // Then
             #expect(inMemory?.code == .timedOut)
             #expect(toFile?.code == .timedOut)
-            #expect(clock.now - start < .seconds(10))
         }
     }
 
@@ -108,16 +105,14 @@ struct FaultTests {
     )
     func drippingBody(kind: TransportKind) async throws {
         // Never more than 0.25 s without a byte; the endpoint's timeout is 1 s. Under an idle timeout the 10 pieces
-        // (about 2.25 s) must all arrive; under a whole-exchange one the body is 40 pieces (about 10 s), so "failed
-        // before the body ended" is told apart from "waited for it" with room for a loaded machine.
+        // (about 2.25 s) must all arrive; under a whole-exchange one the 40 pieces (about 10 s) must not: waiting for
+        // them would return the body as a success.
         let pieces = kind.timeoutIsIdle ? 10 : 40
         try await withServer(kind, respond: { _ in
             ScriptedResponse(status: 200, body: Self.body, behavior: .dripped(chunks: pieces, interval: 0.25))
         }) { transport, _ in
             // Given
             let api = Api(transport: transport)
-            let clock = ContinuousClock()
-            let start = clock.now
 
             // When
             let result = await Result(catching: { try await api.dripping() })
@@ -127,7 +122,6 @@ struct FaultTests {
                 #expect((try? result.get()) == Self.body)
             } else {
                 #expect(throws: URLError(.timedOut)) { try result.get() }
-                #expect(clock.now - start < .seconds(8))
             }
         }
     }

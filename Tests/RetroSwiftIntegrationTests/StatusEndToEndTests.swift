@@ -113,10 +113,7 @@ struct StatusEndToEndTests {
         )) { transport, server in
             // Given
             let api = Api(transport: transport)
-            let clock = ContinuousClock()
-            let start = clock.now
-
-            // When
+            // When (a transport that waited for an answer to the challenge would hit the suite's time limit)
             let error = await #expect(throws: HttpError.self) { _ = try await api.user() }
             let either = await Result { try await api.create() }
 
@@ -132,7 +129,6 @@ struct StatusEndToEndTests {
             }
             #expect(server.requests.count == 2)
             #expect(server.requests.allSatisfy { $0.header("Authorization") == nil })
-            #expect(clock.now - start < .seconds(5))
         }
     }
 
