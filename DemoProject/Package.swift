@@ -21,6 +21,7 @@ let package = Package(
                 .product(name: "RetroSwiftURLSession", package: "RetroSwift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "FlyingFox", package: "FlyingFox"),
+                .product(name: "FlyingSocks", package: "FlyingFox"),
             ],
             swiftSettings: [.treatAllWarnings(as: .error)]
         ),

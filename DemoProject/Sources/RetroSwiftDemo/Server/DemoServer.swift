@@ -13,7 +13,9 @@ struct DemoServer {
 
     static func start(progress: @escaping Progress) async throws -> DemoServer {
         // 127.0.0.1 explicitly: FlyingFox's `.loopback` is the IPv6 ::1.
-        let server = HTTPServer(address: try .inet(ip4: "127.0.0.1", port: 0), logger: .disabled)
+        let server = HTTPServer(
+            address: try .inet(ip4: "127.0.0.1", port: 0), pool: NoDelaySocketPool(base: HTTPServer.defaultPool()), logger: .disabled
+        )
         await ScheduleRoutes(store: ScheduleStore()).register(on: server)
         await SpeechToTextRoute(progress: progress).register(on: server)
         let task = Task { try await server.run() }
