@@ -1,28 +1,29 @@
 import Foundation
+import RetroSwift
 
 /// A lock-guarded value for test doubles that are shared between tasks.
-// @unchecked Sendable: `storage` is only read or written while `lock` is held.
-public final class Protected<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var storage: Value
+public final class Protected<Value>: Sendable {
+    private let storage: Locked<Value>
 
     /// Wraps `value`.
+    ///
+    /// - Parameter value: The initial value.
     public init(_ value: Value) {
-        storage = value
+        storage = Locked(value)
     }
 
     /// A copy of the current value.
     public var value: Value {
-        lock.lock()
-        defer { lock.unlock() }
-        return storage
+        storage.current
     }
 
     /// Changes the value under the lock and returns what `body` returns.
+    ///
+    /// - Parameter body: Reads or changes the value.
+    /// - Returns: What `body` returns.
+    /// - Throws: What `body` throws.
     @discardableResult
     public func mutate<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&storage)
+        try storage.withLock(body)
     }
 }

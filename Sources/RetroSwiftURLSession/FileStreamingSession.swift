@@ -34,7 +34,7 @@ final class FileStreamingSession: Sendable {
 }
 
 /// What one upload-to-file call has received so far.
-// @unchecked Sendable: touched only from the session's serial delegate queue, after registration under the lock.
+// @unchecked Sendable: its `var`s are touched only from the session's serial delegate queue, after registration.
 private final class FileStreamingCall: @unchecked Sendable {
     let request: URLRequest
     let decisions: SessionTaskDelegate
@@ -54,17 +54,16 @@ private final class FileStreamingCall: @unchecked Sendable {
 
 /// Routes each task's callbacks to its call; redirects and challenges are decided by the call's
 /// ``SessionTaskDelegate``, as for every other task of the transport.
-// @unchecked Sendable: `calls` is only touched while `lock` is held.
+// @unchecked Sendable: an NSObject subclass cannot be checked; its one stored property is a `let` of a Sendable type.
 private final class FileStreamingDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-    private let lock = NSLock()
-    private var calls: [Int: FileStreamingCall] = [:]
+    private let calls = Locked<[Int: FileStreamingCall]>([:])
 
     func register(_ task: URLSessionTask, call: FileStreamingCall) {
-        lock.withLock { calls[task.taskIdentifier] = call }
+        calls.withLock { $0[task.taskIdentifier] = call }
     }
 
     private func call(for task: URLSessionTask) -> FileStreamingCall? {
-        lock.withLock { calls[task.taskIdentifier] }
+        calls.withLock { $0[task.taskIdentifier] }
     }
 
     func urlSession(
@@ -117,7 +116,7 @@ private final class FileStreamingDelegate: NSObject, URLSessionDataDelegate, @un
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        guard let call = lock.withLock({ calls.removeValue(forKey: task.taskIdentifier) }) else { return }
+        guard let call = calls.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
         try? call.handle?.close()
         let outcome = SessionTaskRunner.result(call.response, call.writeError ?? error, call.request, call.decisions) { status, headers, url in
             if let file = call.file { return HttpOperationResult(statusCode: status, headers: headers, downloadedFileURL: file, url: url) }

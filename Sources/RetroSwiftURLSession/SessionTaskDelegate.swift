@@ -1,4 +1,5 @@
 import Foundation
+import RetroSwift
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -13,13 +14,12 @@ import FoundationNetworking
 ///   the answer.
 /// - Every other challenge (server trust, client certificates) goes to the delegate of the session the user gave,
 ///   so certificate pinning done there keeps working; without one, URLSession's default handling applies.
-// @unchecked Sendable: URLSession calls it from its delegate queue; `refused` is only touched while `lock` is held.
+// @unchecked Sendable: an NSObject subclass cannot be checked; its stored properties are `let`s of Sendable types.
 final class SessionTaskDelegate: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
     private let credential: URLCredential?
     private let credentialOrigin: URL?
     private let userSession: URLSession
-    private let lock = NSLock()
-    private var refused: HTTPURLResponse?
+    private let refused = Locked<HTTPURLResponse?>(nil)
 
     /// - Parameters:
     ///   - credential: The credential to answer HTTP authentication challenges with, if any.
@@ -33,7 +33,7 @@ final class SessionTaskDelegate: NSObject, URLSessionTaskDelegate, @unchecked Se
 
     /// The challenge response this delegate refused to answer, when it did.
     var refusedChallengeResponse: HTTPURLResponse? {
-        lock.withLock { refused }
+        refused.current
     }
 
     func urlSession(
@@ -58,7 +58,7 @@ final class SessionTaskDelegate: NSObject, URLSessionTaskDelegate, @unchecked Se
         // swift-corelibs-foundation has no way to go on without a credential (it waits forever after a challenge
         // it cannot answer); cancelling ends the task at once, losing the body, and the runner returns the
         // response kept here.
-        lock.withLock { refused = challenge.failureResponse as? HTTPURLResponse }
+        refused.withLock { $0 = challenge.failureResponse as? HTTPURLResponse }
         completionHandler(.cancelAuthenticationChallenge, nil)
         #else
         // No credential: go on without one, so the 401 arrives with its body (default handling could try stored

@@ -138,30 +138,33 @@ enum SessionTaskRunner {
 }
 
 /// The URLSession task of one call, shared between the call and its cancellation handler.
-// @unchecked Sendable: `task` and `cancelled` are only touched while `lock` is held.
-private final class TaskBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var task: URLSessionTask?
-    private var cancelled = false
+private final class TaskBox: Sendable {
+    // @unchecked Sendable: URLSessionTask is thread-safe but not declared Sendable on every platform.
+    private struct State: @unchecked Sendable {
+        var task: URLSessionTask?
+        var cancelled = false
+    }
+
+    private let state = Locked(State())
 
     var isCancelled: Bool {
-        lock.withLock { cancelled }
+        state.current.cancelled
     }
 
     /// Resumes `task`, or cancels it at once when the call was cancelled before the task existed.
     func start(_ task: URLSessionTask) {
-        let alreadyCancelled = lock.withLock {
-            self.task = task
-            return cancelled
+        let alreadyCancelled = state.withLock { state in
+            state.task = task
+            return state.cancelled
         }
         task.resume()
         if alreadyCancelled { task.cancel() }
     }
 
     func cancel() {
-        let task = lock.withLock {
-            cancelled = true
-            return self.task
+        let task = state.withLock { state in
+            state.cancelled = true
+            return state.task
         }
         task?.cancel()
     }

@@ -157,13 +157,11 @@ public final class URLSessionTransport: ConfigurableHttpTransport {
 
 /// The transport's ``FileStreamingSession``, made on first use: most transports never upload a file and download the
 /// answer to a file in one call.
-// @unchecked Sendable: `made` is only touched while `lock` is held.
-private final class LazyFileStreamingSession: @unchecked Sendable {
-    private let lock = NSLock()
-    private var made: FileStreamingSession?
+private final class LazyFileStreamingSession: Sendable {
+    private let made = Locked<FileStreamingSession?>(nil)
 
     func session(for session: URLSession) -> FileStreamingSession {
-        lock.withLock {
+        made.withLock { made in
             if let made { return made }
             let new = FileStreamingSession(configuration: session.configuration)
             made = new
