@@ -1,4 +1,4 @@
-/// A marker type naming an endpoint's HTTP method; see ``EndpointMethods``.
+/// A marker type naming an endpoint's HTTP method; see ``MethodMarkers``.
 public protocol EndpointMethod: Sendable {
     /// The HTTP method.
     static var method: HttpMethod { get }

@@ -43,16 +43,16 @@ extension Parameter: RequestParameter {
 
 /// A query parameter. `nil` is omitted, arrays repeat the key, `Date` is epoch milliseconds, `Bool` is
 /// `true`/`false`, enums send their raw value.
-public typealias Query<Value> = Parameter<ParameterLocations.Query, Value>
+public typealias Query<Value> = Parameter<LocationMarkers.Query, Value>
 
 /// A header field. `nil` is omitted; CR, LF and other control characters are rejected.
-public typealias Header<Value> = Parameter<ParameterLocations.Header, Value>
+public typealias Header<Value> = Parameter<LocationMarkers.Header, Value>
 
 /// Fills the `{name}` placeholder of the path template, percent-encoded as one path segment.
-public typealias Path<Value> = Parameter<ParameterLocations.Path, Value>
+public typealias Path<Value> = Parameter<LocationMarkers.Path, Value>
 
 /// The request body, encoded with the domain's `JSONEncoder`; `nil` sends no body.
-public typealias JsonBody<Value: Encodable> = Parameter<ParameterLocations.JsonBody, Value>
+public typealias JsonBody<Value: Encodable> = Parameter<LocationMarkers.JsonBody, Value>
 
 /// A form field: `application/x-www-form-urlencoded`, or a multipart part when the request has a `@FormFile`.
-public typealias FormParam<Value> = Parameter<ParameterLocations.FormParam, Value>
+public typealias FormParam<Value> = Parameter<LocationMarkers.FormParam, Value>

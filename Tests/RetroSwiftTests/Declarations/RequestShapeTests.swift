@@ -114,9 +114,9 @@ enum WireOracle {
                 let explicitName = wrapper.descendant("name") as? String
                 let name = explicitName ?? String(child.label!.dropFirst())
                 let strings = format(value)
-                if wrapperType.contains("ParameterLocations.Query") {
+                if wrapperType.contains("LocationMarkers.Query") {
                     wire.query += strings.map { "\(name)=\($0)" }
-                } else if wrapperType.contains("ParameterLocations.Header"), !strings.isEmpty {
+                } else if wrapperType.contains("LocationMarkers.Header"), !strings.isEmpty {
                     wire.headers.append("\(name): \(strings.joined(separator: ", "))")
                 }
             }

@@ -1,5 +1,5 @@
 /// The marker types behind `@Get`, `@Post`, `@Put`, `@Patch`, `@Delete` and `@Head`.
-public enum EndpointMethods {
+public enum MethodMarkers {
     /// `GET`.
     public enum Get: EndpointMethod {
         /// ``HttpMethod/get``.
@@ -38,14 +38,14 @@ public enum EndpointMethods {
 }
 
 /// A `GET` endpoint: `@Get("/api/v1/schedule") var getSchedules: (GetSchedulesRequest) async throws -> Response`.
-public typealias Get<Signature> = Endpoint<EndpointMethods.Get, Signature>
+public typealias Get<Signature> = Endpoint<MethodMarkers.Get, Signature>
 /// A `POST` endpoint.
-public typealias Post<Signature> = Endpoint<EndpointMethods.Post, Signature>
+public typealias Post<Signature> = Endpoint<MethodMarkers.Post, Signature>
 /// A `PUT` endpoint.
-public typealias Put<Signature> = Endpoint<EndpointMethods.Put, Signature>
+public typealias Put<Signature> = Endpoint<MethodMarkers.Put, Signature>
 /// A `PATCH` endpoint.
-public typealias Patch<Signature> = Endpoint<EndpointMethods.Patch, Signature>
+public typealias Patch<Signature> = Endpoint<MethodMarkers.Patch, Signature>
 /// A `DELETE` endpoint.
-public typealias Delete<Signature> = Endpoint<EndpointMethods.Delete, Signature>
+public typealias Delete<Signature> = Endpoint<MethodMarkers.Delete, Signature>
 /// A `HEAD` endpoint.
-public typealias Head<Signature> = Endpoint<EndpointMethods.Head, Signature>
+public typealias Head<Signature> = Endpoint<MethodMarkers.Head, Signature>

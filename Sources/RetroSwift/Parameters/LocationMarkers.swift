@@ -1,5 +1,5 @@
 /// The marker types behind `@Query`, `@Header`, `@Path`, `@JsonBody` and `@FormParam`.
-public enum ParameterLocations {
+public enum LocationMarkers {
     /// Marks a query parameter.
     public enum Query: ParameterLocation {
         /// ``ParameterKind/query``.
