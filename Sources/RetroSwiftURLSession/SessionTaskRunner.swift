@@ -67,7 +67,7 @@ enum SessionTaskRunner {
     static func headers(of response: HTTPURLResponse) -> HttpHeaderFields {
         var fields = HttpHeaderFields()
         for (name, value) in response.allHeaderFields.map({ ("\($0.key)", "\($0.value)") }).sorted(by: { $0.0 < $1.0 }) {
-            if name.lowercased() == "set-cookie" {
+            if HeaderName.matches(name, "Set-Cookie") {
                 for cookie in splitSetCookie(value) { fields.append(name: name, value: cookie) }
             } else {
                 fields.append(name: name, value: value)

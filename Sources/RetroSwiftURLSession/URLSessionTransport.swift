@@ -107,7 +107,7 @@ public final class URLSessionTransport: ConfigurableHttpTransport {
     /// credential, the call stops rather than send it there.
     private func refuseSessionCredentials(for params: HttpRequestParams) throws {
         guard !params.withheldSharedHeaders.isEmpty, let additional = session.configuration.httpAdditionalHeaders else { return }
-        let names = additional.keys.map { "\($0)" }.filter { params.withheldSharedHeaders.contains($0.lowercased()) }.sorted()
+        let names = additional.keys.map { "\($0)" }.filter { params.withheldSharedHeaders.contains(HeaderName.key($0)) }.sorted()
         guard let name = names.first else { return }
         throw RequestError(
             .redirectRefused, endpoint: params.endpoint,

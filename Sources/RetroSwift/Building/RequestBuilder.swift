@@ -114,8 +114,7 @@ struct RequestBuilder {
         let joined = values.joined(separator: ", ")
         if let problem = HeaderRules.problem(inValue: joined) { throw invalid(field, problem) }
         // A request field overrides the endpoint's static header of the same name.
-        let lowered = field.name.lowercased()
-        headers.removeAll { $0.name.lowercased() == lowered }
+        headers.removeAll { HeaderName.matches($0.name, field.name) }
         headers.append(HttpHeader(name: field.name, value: joined))
     }
 

@@ -22,7 +22,7 @@ public struct LoggingInterceptor: Interceptor {
     ///   - extraQueryNames: Query parameter names to redact besides ``QueryRedaction/defaultNames``.
     ///   - sink: Receives one entry per call.
     public init(redacting extraHeaders: Set<String> = [], redactingQuery extraQueryNames: Set<String> = [], sink: @escaping Sink) {
-        redactedHeaders = Set(["authorization", "proxy-authorization", "cookie", "set-cookie"] + extraHeaders.map { $0.lowercased() })
+        redactedHeaders = Set(["authorization", "proxy-authorization", "cookie", "set-cookie"] + extraHeaders.map(HeaderName.key))
         queryRedaction = QueryRedaction(adding: extraQueryNames)
         self.sink = sink
     }
@@ -52,6 +52,6 @@ public struct LoggingInterceptor: Interceptor {
     }
 
     private func redact(_ name: String, _ value: String) -> String {
-        redactedHeaders.contains(name.lowercased()) ? "<redacted>" : value
+        redactedHeaders.contains(HeaderName.key(name)) ? "<redacted>" : value
     }
 }

@@ -32,7 +32,7 @@ enum RedirectFollower {
             if status.becomesGet(after: request.method) {
                 request.method = .get
                 request.body = nil
-                request.headers.removeAll { bodyHeaders.contains($0.name.lowercased()) }
+                request.headers.removeAll { bodyHeaders.contains(HeaderName.key($0.name)) }
                 request.withheldSharedHeaders.formUnion(bodyHeaders)
             }
             request.point(at: target)

@@ -57,7 +57,7 @@ public struct RedirectPolicy: Sendable, Hashable {
         RedirectPolicy(
             followsRedirects: true, maximumRedirects: max(0, maximumRedirects),
             allowsInsecureDowngrade: allowingInsecureDowngrade,
-            credentialHeaders: Set(credentialHeaders.map { $0.lowercased() })
+            credentialHeaders: Set(credentialHeaders.map(HeaderName.key))
         )
     }
 
@@ -73,7 +73,7 @@ public struct RedirectPolicy: Sendable, Hashable {
     /// - Parameter name: A header name.
     /// - Returns: `true` for the standard credential headers and for ``credentialHeaders``.
     public func isCredential(_ name: String) -> Bool {
-        let lowered = name.lowercased()
+        let lowered = HeaderName.key(name)
         return Self.standardCredentialHeaders.contains(lowered) || credentialHeaders.contains(lowered)
     }
 }

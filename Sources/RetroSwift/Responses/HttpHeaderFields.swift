@@ -37,7 +37,7 @@ public struct HttpHeaderFields: Sendable, Hashable, RandomAccessCollection, Expr
     /// - Parameter name: A field name in any case.
     /// - Returns: The value, or `nil` when the field is absent.
     public subscript(name: String) -> String? {
-        fields.first { HttpRequestParams.sameName($0.name, name) }?.value
+        fields.first { HeaderName.matches($0.name, name) }?.value
     }
 
     /// Every value of the field `name`, compared case-insensitively, in the order received.
@@ -45,7 +45,7 @@ public struct HttpHeaderFields: Sendable, Hashable, RandomAccessCollection, Expr
     /// - Parameter name: A field name in any case.
     /// - Returns: The values; empty when the field is absent.
     public func values(for name: String) -> [String] {
-        fields.filter { HttpRequestParams.sameName($0.name, name) }.map(\.value)
+        fields.filter { HeaderName.matches($0.name, name) }.map(\.value)
     }
 
     /// Adds a field after the others.

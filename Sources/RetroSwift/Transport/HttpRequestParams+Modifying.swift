@@ -14,14 +14,12 @@ extension HttpRequestParams {
     /// A copy without header `name` (compared case-insensitively).
     public func removingHeader(_ name: String) -> HttpRequestParams {
         var copy = self
-        let lowered = name.lowercased()
-        copy.headers.removeAll { $0.name.lowercased() == lowered }
+        copy.headers.removeAll { HeaderName.matches($0.name, name) }
         return copy
     }
 
     /// The value of the request's own header `name` (compared case-insensitively).
     public func header(_ name: String) -> String? {
-        let lowered = name.lowercased()
-        return headers.last { $0.name.lowercased() == lowered }?.value
+        return headers.last { HeaderName.matches($0.name, name) }?.value
     }
 }

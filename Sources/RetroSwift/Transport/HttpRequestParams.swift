@@ -111,26 +111,15 @@ public struct HttpRequestParams: Sendable {
         if let sharedHeaders, !sharedHeaders.isEmpty {
             // One shared header (the usual case) needs no sorted copy of the dictionary.
             let shared = sharedHeaders.count == 1 ? [sharedHeaders.first!] : sharedHeaders.sorted { $0.key < $1.key }
-            for (name, value) in shared where !headers.contains(where: { Self.sameName($0.name, name) }) {
-                if !withheldSharedHeaders.isEmpty, withheldSharedHeaders.contains(name.lowercased()) { continue }
+            for (name, value) in shared where !headers.contains(where: { HeaderName.matches($0.name, name) }) {
+                if !withheldSharedHeaders.isEmpty, withheldSharedHeaders.contains(HeaderName.key(name)) { continue }
                 fields.append(HttpHeader(name: name, value: value))
             }
         }
         fields.append(contentsOf: headers)
-        if let body, !fields.contains(where: { Self.sameName($0.name, "Content-Type") }) {
+        if let body, !fields.contains(where: { HeaderName.matches($0.name, "Content-Type") }) {
             fields.append(HttpHeader(name: "Content-Type", value: body.contentType))
         }
         return fields
-    }
-
-    /// Header names compare case-insensitively; they are ASCII tokens, so this needs no `lowercased()` copies.
-    static func sameName(_ lhs: String, _ rhs: String) -> Bool {
-        let lhs = lhs.utf8, rhs = rhs.utf8
-        guard lhs.count == rhs.count else { return false }
-        return zip(lhs, rhs).allSatisfy { asciiLower($0) == asciiLower($1) }
-    }
-
-    private static func asciiLower(_ byte: UInt8) -> UInt8 {
-        byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte
     }
 }

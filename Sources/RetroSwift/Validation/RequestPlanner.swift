@@ -178,14 +178,14 @@ struct RequestPlanner {
             }
             // Header names are case-insensitive (RFC 9110 §5.1): two keys differing only in case are one field,
             // refused as two @Header fields of such names are, rather than one value silently dropped.
-            if let first = seen[name.lowercased()] {
+            if let first = seen[HeaderName.key(name)] {
                 report(
                     "static headers '\(first)' and '\(name)' name the same field (header names are case-insensitive)",
                     fix: "keep one of them; to send several values, join them with \", \" in one header"
                 )
                 return nil
             }
-            seen[name.lowercased()] = name
+            seen[HeaderName.key(name)] = name
             return HttpHeader(name: name, value: value)
         }
     }
@@ -230,7 +230,7 @@ struct RequestPlanner {
     // Form params and files share one form; header names are case-insensitive.
     private func namespace(_ kind: ParameterKind, _ name: String, _ property: String) -> String {
         switch kind {
-        case .header: return "header:" + name.lowercased()
+        case .header: return "header:" + HeaderName.key(name)
         case .formParam, .formFile: return "form:" + name
         case .jsonBody: return "body:" + property
         default: return "\(kind.rawValue):" + name
