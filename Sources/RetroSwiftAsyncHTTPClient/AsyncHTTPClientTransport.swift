@@ -122,11 +122,7 @@ public final class AsyncHTTPClientTransport: ConfigurableHttpTransport {
     }
 
     private static func download(_ body: HTTPClientResponse.Body) async throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("retroswift-download-\(UUID().uuidString)")
-        guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
-        }
-        let handle = try FileHandle(forWritingTo: url)
+        let (url, handle) = try TemporaryFile.create(.download)
         defer { try? handle.close() }
         do {
             for try await chunk in body {

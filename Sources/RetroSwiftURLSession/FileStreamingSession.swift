@@ -89,13 +89,8 @@ private final class FileStreamingDelegate: NSObject, URLSessionDataDelegate, @un
         guard let call = call(for: dataTask), let http = response as? HTTPURLResponse else { return completionHandler(.cancel) }
         call.response = http
         if (200..<300).contains(http.statusCode) {
-            let file = FileManager.default.temporaryDirectory.appendingPathComponent("retroswift-download-\(UUID().uuidString)")
             do {
-                guard FileManager.default.createFile(atPath: file.path, contents: nil) else {
-                    throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: file.path])
-                }
-                call.file = file
-                call.handle = try FileHandle(forWritingTo: file)
+                (call.file, call.handle) = try TemporaryFile.create(.download)
             } catch {
                 call.writeError = error
                 return completionHandler(.cancel)

@@ -37,7 +37,7 @@ enum SessionTaskRunner {
                     guard let location else { return HttpOperationResult(statusCode: status, headers: headers, url: url) }
                     // URLSession deletes `location` when this handler returns, so move it first.
                     if (200..<300).contains(status) {
-                        let kept = FileManager.default.temporaryDirectory.appendingPathComponent("retroswift-download-\(UUID().uuidString)")
+                        let kept = TemporaryFile.url(for: .download)
                         try FileManager.default.moveItem(at: location, to: kept)
                         return HttpOperationResult(statusCode: status, headers: headers, downloadedFileURL: kept, url: url)
                     }

@@ -62,12 +62,7 @@ public struct MultipartFormBody: Sendable {
 
     /// Writes the body to a new temporary file and returns its URL; the caller deletes it.
     public func writeToTemporaryFile() throws -> URL {
-        let url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("retroswift-multipart-\(UUID().uuidString)")
-        guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
-        }
-        let handle = try FileHandle(forWritingTo: url)
+        let (url, handle) = try TemporaryFile.create(.multipart)
         defer { try? handle.close() }
         do {
             try write(to: handle)

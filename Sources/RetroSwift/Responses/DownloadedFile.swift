@@ -20,7 +20,7 @@ public struct DownloadedFile: Sendable, Hashable, HttpResponseDecodable, FileRes
         if let url = response.downloadedFileURL {
             return DownloadedFile(url: url, mimeType: response.mediaType)
         }
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("retroswift-download-\(UUID().uuidString)")
+        let url = TemporaryFile.url(for: .download)
         try response.body.write(to: url)
         return DownloadedFile(url: url, mimeType: response.mediaType)
     }

@@ -1,0 +1,31 @@
+import Foundation
+
+/// Where RetroSwift puts the files it creates, named by what they hold: `retroswift-download-…` (a response body,
+/// the caller's to move or delete) and `retroswift-multipart-…` (a multipart body with file parts, deleted after
+/// its upload).
+package enum TemporaryFile {
+    /// What a temporary file holds.
+    package enum Kind: String {
+        case download
+        case multipart
+    }
+
+    /// A new, unused URL in the temporary directory for a file of `kind`.
+    package static func url(for kind: Kind) -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("retroswift-\(kind.rawValue)-\(UUID().uuidString)")
+    }
+
+    /// Creates an empty file of `kind` and opens it for writing; the caller closes the handle.
+    package static func create(_ kind: Kind) throws -> (url: URL, handle: FileHandle) {
+        let url = url(for: kind)
+        guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
+        }
+        do {
+            return (url, try FileHandle(forWritingTo: url))
+        } catch {
+            try? FileManager.default.removeItem(at: url)
+            throw error
+        }
+    }
+}
