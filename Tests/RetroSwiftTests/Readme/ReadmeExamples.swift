@@ -65,3 +65,13 @@ extension ReadmeUsage {
         return location
     }
 }
+
+// The README's curl example (Interceptors section).
+struct CurlPrinter: Interceptor {
+    let baseURL: URL
+    func intercept(_ request: HttpRequestParams, next: InterceptorNext) async throws -> HttpOperationResult {
+        print(request.curlCommand(relativeTo: baseURL))
+        // curl -X 'POST' 'https://api.example.com/notes?api_key=<redacted>' -H 'Authorization: <redacted>' ...
+        return try await next(request)
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import RetroSwift
+import RetroSwiftTesting
+import Testing
+
+@Suite("curl rendering of a request")
+struct CurlCommandTests {
+    private struct Note: Codable {
+        var text: String
+    }
+
+    private struct SearchRequest {
+        @Query var q: String = ""
+        @Query("api_key") var apiKey: String = "k-123"
+        @Header("Authorization") var authorization: String = "Bearer t0k"
+        @Header("X-Trace") var trace: String = "it's"
+    }
+
+    private struct NoteRequest {
+        @Header("Cookie") var cookie: String = "s=1"
+        @JsonBody var note = Note(text: "it's \"quoted\"\nsecond line")
+    }
+
+    private struct UploadRequest {
+        @FormParam var title: String = "@not-a-file"
+        @FormFile("file") var file = .empty
+    }
+
+    private final class Api: Domain, @unchecked Sendable {
+        @Get("/search") var search: (SearchRequest) async throws -> Empty
+        @Head("/search") var exists: () async throws -> Empty
+        @Post("/notes") var create: (NoteRequest) async throws -> Empty
+        @Put("/upload") var upload: (UploadRequest) async throws -> Empty
+    }
+
+    private static let base = URL(string: "https://api.example.com/v1")!
+
+    private static func sent(_ call: (Api) async throws -> Empty) async throws -> HttpRequestParams {
+        let transport = RecordingTransport()
+        let api = Api(transport: transport)
+        api.multipartBoundary = { "b" }
+        _ = try await call(api)
+        return try #require(transport.lastRequest)
+    }
+
+    @Test("a GET with secrets redacted by default, and shown when asked")
+    func getRedacted() async throws {
+        // Given
+        let request = try await Self.sent { try await $0.search(SearchRequest(q: "a b&c")) }
+
+        // When
+        let redacted = request.curlCommand(relativeTo: Self.base, sharedHeaders: ["X-Client": "app"], redactedHeaders: ["x-client"])
+        let plain = request.curlCommand(relativeTo: Self.base, redactingSecrets: false)
+
+        // Then
+        #expect(redacted == #"curl 'https://api.example.com/v1/search?q=a%20b%26c&api_key=<redacted>' -H 'X-Client: <redacted>' -H 'Authorization: <redacted>' -H 'X-Trace: it'\''s'"#)
+        #expect(plain == #"curl 'https://api.example.com/v1/search?q=a%20b%26c&api_key=k-123' -H 'Authorization: Bearer t0k' -H 'X-Trace: it'\''s'"#)
+    }
+
+    @Test("HEAD, and a JSON body as text with its quotes and newline kept")
+    func headAndJSON() async throws {
+        // Given
+        let head = try await Self.sent { try await $0.exists() }
+        let post = try await Self.sent { try await $0.create(NoteRequest()) }
+
+        // When / Then
+        #expect(head.curlCommand(relativeTo: Self.base) == "curl --head 'https://api.example.com/v1/search'")
+        #expect(post.curlCommand(relativeTo: Self.base) == """
+            curl -X 'POST' 'https://api.example.com/v1/notes' -H 'Cookie: <redacted>' -H 'Content-Type: application/json' \
+            --data-binary '{"text":"it'\\''s \\"quoted\\"\\nsecond line"}'
+            """)
+    }
+
+    @Test("multipart: text fields as --form-string (no @ or < tricks), files by path or by size, no boundary")
+    func multipart() async throws {
+        // Given
+        let onDisk = FileManager.default.temporaryDirectory.appendingPathComponent("report's-\(UUID().uuidString).pdf")
+        try Data("%PDF".utf8).write(to: onDisk)
+        defer { try? FileManager.default.removeItem(at: onDisk) }
+        let quotedPath = onDisk.path.replacingOccurrences(of: "'", with: #"'\''"#)
+        let fromFile = try await Self.sent { try await $0.upload(UploadRequest(file: .init(fileName: #"r"1".pdf"#, mimeType: "application/pdf", fileURL: onDisk))) }
+        let inMemory = try await Self.sent { try await $0.upload(UploadRequest(file: .init(fileName: "a.txt", mimeType: "text/plain", content: Data("hi".utf8)))) }
+
+        // When / Then
+        #expect(fromFile.curlCommand(relativeTo: Self.base) == "curl -X 'PUT' 'https://api.example.com/v1/upload' --form-string 'title=@not-a-file' -F 'file=@\(quotedPath)"
+            + #";filename="r\"1\".pdf";type=application/pdf'"#)
+        #expect(inMemory.curlCommand(relativeTo: Self.base) == #"curl -X 'PUT' 'https://api.example.com/v1/upload' --form-string 'title=@not-a-file' -F 'file=@<2 bytes in memory>;filename="a.txt";type=text/plain'"#)
+    }
+}
