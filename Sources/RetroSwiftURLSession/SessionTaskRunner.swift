@@ -41,7 +41,7 @@ enum SessionTaskRunner {
                         try FileManager.default.moveItem(at: location, to: kept)
                         return HttpOperationResult(statusCode: status, headers: headers, downloadedFileURL: kept, url: url)
                     }
-                    return HttpOperationResult(statusCode: status, headers: headers, body: try Data(contentsOf: location), url: url)
+                    return HttpOperationResult(statusCode: status, headers: headers, body: try TemporaryFile.contents(of: location), url: url)
                 })
             }
         }

@@ -15,6 +15,7 @@ struct StreamingTests {
         @Post("/upload") var upload: (UploadRequest) async throws -> Empty
         @Get("/download") var download: () async throws -> DownloadedFile
         @Get("/missing") var missing: () async throws -> DownloadedFile
+        @Get("/gone") var gone: () async throws -> DownloadedFile
     }
 
     private static func pattern(_ count: Int) -> Data {
@@ -48,9 +49,11 @@ struct StreamingTests {
     func downloadToFile(kind: TransportKind) async throws {
         let content = Self.pattern(8 * 1024 * 1024)
         try await withServer(kind, respond: { request in
-            request.target == "/download"
-                ? ScriptedResponse(status: 200, headers: [("Content-Type", "application/octet-stream")], body: content)
-                : .text("gone", status: 404)
+            switch request.target {
+            case "/download": ScriptedResponse(status: 200, headers: [("Content-Type", "application/octet-stream")], body: content)
+            case "/missing": .text("gone", status: 404)
+            default: ScriptedResponse(status: 410)
+            }
         }) { transport, _ in
             // Given
             let api = Api(transport: transport)
@@ -59,11 +62,15 @@ struct StreamingTests {
             let file = try await api.download()
             defer { try? FileManager.default.removeItem(at: file.url) }
             let error = await #expect(throws: HttpError.self) { _ = try await api.missing() }
+            // An empty error body: read back without leaking (the address sanitizer run checks).
+            let emptyError = await #expect(throws: HttpError.self) { _ = try await api.gone() }
 
             // Then
             #expect(try Data(contentsOf: file.url) == content)
             #expect(file.mimeType == "application/octet-stream")
             #expect(error?.description.hasSuffix(": gone") == true)
+            #expect(emptyError?.statusCode == 410)
+            #expect(emptyError?.body.isEmpty == true)
         }
     }
 }

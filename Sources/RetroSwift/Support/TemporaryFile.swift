@@ -28,4 +28,14 @@ package enum TemporaryFile {
             throw error
         }
     }
+
+    /// The whole contents of the file at `url`.
+    ///
+    /// Not `Data(contentsOf:)`: on Linux, swift-foundation's version leaks a 4 KiB buffer for every empty file it
+    /// reads (LeakSanitizer shows it), and an empty error body is an everyday response.
+    package static func contents(of url: URL) throws -> Data {
+        let handle = try FileHandle(forReadingFrom: url)
+        defer { try? handle.close() }
+        return try handle.readToEnd() ?? Data()
+    }
 }
