@@ -12,17 +12,23 @@ let package = Package(
         .library(name: "RetroSwiftURLSession", targets: ["RetroSwiftURLSession"]),
         .library(name: "RetroSwiftTesting", targets: ["RetroSwiftTesting"]),
         .library(name: "RetroSwiftAsyncHTTPClient", targets: ["RetroSwiftAsyncHTTPClient"]),
+        .library(name: "RetroSwiftLogging", targets: ["RetroSwiftLogging"]),
     ],
     traits: [
         .trait(
             name: "AsyncHTTPClient",
             description: "Builds RetroSwiftAsyncHTTPClient on swift-server/async-http-client (SwiftNIO); off by default so other users never fetch it."
         ),
+        .trait(
+            name: "SwiftLog",
+            description: "Builds RetroSwiftLogging's SwiftLogInterceptor on apple/swift-log; off by default so other users never fetch it."
+        ),
         .default(enabledTraits: []),
     ],
     dependencies: [
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.100.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
     ],
     targets: [
         // The core reads request structs by offset; strict memory safety makes every unsafe expression visible
@@ -39,6 +45,11 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClient"])),
                 .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClient"])),
             ],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "RetroSwiftLogging",
+            dependencies: ["RetroSwift", .product(name: "Logging", package: "swift-log", condition: .when(traits: ["SwiftLog"]))],
             swiftSettings: strict
         ),
         // A scripted HTTP server on 127.0.0.1 for the end-to-end tests. Deliberately not a product: SwiftPM then
@@ -64,7 +75,11 @@ let package = Package(
         ),
         .testTarget(
             name: "RetroSwiftTests",
-            dependencies: ["RetroSwift", "RetroSwiftTesting"],
+            dependencies: [
+                "RetroSwift", "RetroSwiftTesting",
+                .target(name: "RetroSwiftLogging", condition: .when(traits: ["SwiftLog"])),
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["SwiftLog"])),
+            ],
             swiftSettings: strict
         ),
         // The README's declarations, calls and mocks in each compiler configuration users write them in; each

@@ -75,3 +75,15 @@ struct CurlPrinter: Interceptor {
         return try await next(request)
     }
 }
+
+#if SwiftLog
+import Logging
+import RetroSwiftLogging
+
+// The README's swift-log example (Interceptors section).
+enum ReadmeSwiftLog {
+    static func install(on api: Domain) {
+        api.interceptors = [SwiftLogInterceptor(logger: Logger(label: "app.api"), redacting: ["X-Api-Key"])]
+    }
+}
+#endif
