@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "RetroSwiftTesting", targets: ["RetroSwiftTesting"]),
         .library(name: "RetroSwiftAsyncHTTPClient", targets: ["RetroSwiftAsyncHTTPClient"]),
         .library(name: "RetroSwiftLogging", targets: ["RetroSwiftLogging"]),
+        .library(name: "RetroSwiftTracing", targets: ["RetroSwiftTracing"]),
     ],
     traits: [
         .trait(
@@ -23,12 +24,17 @@ let package = Package(
             name: "SwiftLog",
             description: "Builds RetroSwiftLogging's SwiftLogInterceptor on apple/swift-log; off by default so other users never fetch it."
         ),
+        .trait(
+            name: "Tracing",
+            description: "Builds RetroSwiftTracing's TracingInterceptor on apple/swift-distributed-tracing; off by default so other users never fetch it."
+        ),
         .default(enabledTraits: []),
     ],
     dependencies: [
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.100.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.2.0"),
     ],
     targets: [
         // The core reads request structs by offset; strict memory safety makes every unsafe expression visible
@@ -50,6 +56,13 @@ let package = Package(
         .target(
             name: "RetroSwiftLogging",
             dependencies: ["RetroSwift", .product(name: "Logging", package: "swift-log", condition: .when(traits: ["SwiftLog"]))],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "RetroSwiftTracing",
+            dependencies: [
+                "RetroSwift", .product(name: "Tracing", package: "swift-distributed-tracing", condition: .when(traits: ["Tracing"])),
+            ],
             swiftSettings: strict
         ),
         // A scripted HTTP server on 127.0.0.1 for the end-to-end tests. Deliberately not a product: SwiftPM then
@@ -79,6 +92,9 @@ let package = Package(
                 "RetroSwift", "RetroSwiftTesting",
                 .target(name: "RetroSwiftLogging", condition: .when(traits: ["SwiftLog"])),
                 .product(name: "Logging", package: "swift-log", condition: .when(traits: ["SwiftLog"])),
+                .target(name: "RetroSwiftTracing", condition: .when(traits: ["Tracing"])),
+                .product(name: "Tracing", package: "swift-distributed-tracing", condition: .when(traits: ["Tracing"])),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing", condition: .when(traits: ["Tracing"])),
             ],
             swiftSettings: strict
         ),

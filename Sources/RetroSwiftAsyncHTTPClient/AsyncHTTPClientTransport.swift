@@ -6,7 +6,7 @@ import NIOHTTP1
 import NIOPosix
 import RetroSwift
 
-/// An ``HttpTransport`` on swift-server's async-http-client, for server-side Swift on Linux, where it is much
+/// An `HttpTransport` on swift-server's async-http-client, for server-side Swift on Linux, where it is much
 /// faster than URLSession. Enabled by the package trait `AsyncHTTPClient`.
 ///
 /// Behaves like `URLSessionTransport`: one configuration per transport (a second, different one makes requests
@@ -15,7 +15,7 @@ import RetroSwift
 /// connection failures surface as `URLError` (`.cannotConnectToHost`, `.timedOut`, `.networkConnectionLost`) so
 /// retry policies work the same on both transports. Nothing is logged.
 ///
-/// Redirects are RetroSwift's to follow, by its ``RedirectPolicy``, the same on every transport: the default
+/// Redirects are RetroSwift's to follow, by its `RedirectPolicy`, the same on every transport: the default
 /// ``failFastClient`` does not follow them itself. A client of your own must be created with
 /// `redirectConfiguration: .disallow` for that policy to apply; one that follows redirects itself applies its own
 /// rules first.
@@ -43,7 +43,7 @@ public final class AsyncHTTPClientTransport: ConfigurableHttpTransport {
     ///
     /// - Parameters:
     ///   - client: The HTTP client; ``failFastClient`` by default. A client of your own should be created with
-    ///     `redirectConfiguration: .disallow`, so that RetroSwift's ``RedirectPolicy`` applies.
+    ///     `redirectConfiguration: .disallow`, so that RetroSwift's `RedirectPolicy` applies.
     ///   - defaultTimeout: Seconds a whole request may take when no timeout is declared. Unlike URLSession's
     ///     idle timeout this is a deadline for the complete exchange.
     ///   - maxBodySize: The largest response body held in memory, in bytes.
@@ -58,7 +58,7 @@ public final class AsyncHTTPClientTransport: ConfigurableHttpTransport {
     /// - Parameter params: The request RetroSwift built.
     /// - Returns: The status, headers and body, and the URL requested.
     /// - Throws: `URLError` when no response arrived (`.timedOut` past the deadline, body included),
-    ///   `CancellationError` when the calling task was cancelled, ``RequestError`` when the transport is not
+    ///   `CancellationError` when the calling task was cancelled, `RequestError` when the transport is not
     ///   configured.
     public func sendRequest(with params: HttpRequestParams) async throws -> HttpOperationResult {
         let request = try makeRequest(params)

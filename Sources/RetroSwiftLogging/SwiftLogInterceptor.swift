@@ -3,7 +3,7 @@ import Foundation
 import Logging
 import RetroSwift
 
-/// Writes one record per call to a swift-log `Logger`, with the redaction of ``LoggingInterceptor``: the values of
+/// Writes one record per call to a swift-log `Logger`, with the redaction of `LoggingInterceptor`: the values of
 /// `Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie`, the headers you name and secret query
 /// parameters never reach the log. Enabled by the package trait `SwiftLog`.
 ///
@@ -32,7 +32,7 @@ public struct SwiftLogInterceptor: Interceptor {
     ///   - errorLevel: The level of a 5xx answer and of a call that got no response; `.error` by default.
     ///   - extraHeaders: Header names to redact besides `Authorization`, `Proxy-Authorization`, `Cookie` and
     ///     `Set-Cookie`.
-    ///   - extraQueryNames: Query parameter names to redact besides ``QueryRedaction/defaultNames``.
+    ///   - extraQueryNames: Query parameter names to redact besides `QueryRedaction.defaultNames`.
     public init(
         logger: Logger, level: Logger.Level = .info, errorLevel: Logger.Level = .error,
         redacting extraHeaders: Set<String> = [], redactingQuery extraQueryNames: Set<String> = []

@@ -33,7 +33,7 @@ public final class RecordingTransport: ConfigurableHttpTransport {
         requests.last
     }
 
-    /// Records the request and returns the responder's answer, whose ``HttpOperationResult/url`` is the request's
+    /// Records the request and returns the responder's answer, whose `HttpOperationResult.url` is the request's
     /// URL (as a real transport reports it) unless the responder set one.
     ///
     /// - Parameter params: The request RetroSwift built.

@@ -4,7 +4,7 @@ import RetroSwift
 import FoundationNetworking
 #endif
 
-/// An ``HttpTransport`` on `URLSession`, for Apple platforms and Linux.
+/// An `HttpTransport` on `URLSession`, for Apple platforms and Linux.
 ///
 /// - One configuration per transport: a second `setConfiguration` with different values (two domains sharing
 ///   this transport) makes every later request fail with `RequestError.transportNotConfigured` instead of
@@ -16,7 +16,7 @@ import FoundationNetworking
 /// - Multipart bodies with file parts are written to a temporary file chunk by chunk and uploaded from it, so a
 ///   large file is never held in memory; `DownloadedFile` responses are downloaded to disk.
 /// - Redirects: the session never follows them itself; RetroSwift does, by the domain's or endpoint's
-///   ``RedirectPolicy``, so credentials stay with their origin and a `307` keeps its body, on Linux too.
+///   `RedirectPolicy`, so credentials stay with their origin and a `307` keeps its body, on Linux too.
 /// - Authentication challenges (Basic and Digest; NTLM and Negotiate on Apple platforms) are answered only with
 ///   ``credential``, only for the configured origin and only once; otherwise the `401` comes back as the response.
 ///   On Linux its body is empty: swift-corelibs-foundation cannot go on without a credential, so the transport
@@ -24,7 +24,7 @@ import FoundationNetworking
 ///   so certificate pinning done there keeps working.
 /// - Credentials in the session configuration's `httpAdditionalHeaders` cannot be withheld from another origin
 ///   (URLSession adds them to every request): a redirect that leaves the origin then fails with
-///   ``RequestError/Kind/redirectRefused``. Give credentials to the domain as shared headers instead.
+///   `RequestError.Kind.redirectRefused`. Give credentials to the domain as shared headers instead.
 /// - Nothing is printed. ``logger`` receives one line per call with method, URL, status and duration, never
 ///   header values, and with the values of secret query parameters (``queryRedaction``) replaced by `<redacted>`.
 public final class URLSessionTransport: ConfigurableHttpTransport {
@@ -47,7 +47,7 @@ public final class URLSessionTransport: ConfigurableHttpTransport {
     ///
     /// - Parameters:
     ///   - session: The session requests go through (`URLSession.shared` by default).
-    ///   - queryRedaction: The query parameters whose values the log line hides (``QueryRedaction/defaultNames`` by default).
+    ///   - queryRedaction: The query parameters whose values the log line hides (`QueryRedaction.defaultNames` by default).
     ///   - credential: Answers Basic, Digest, NTLM or Negotiate challenges from the configured host, once; `nil`
     ///     (the default) answers none, so the `401` is returned.
     ///   - logger: Receives one line per call, or `nil` for silence.
@@ -65,7 +65,7 @@ public final class URLSessionTransport: ConfigurableHttpTransport {
     ///
     /// - Parameters:
     ///   - configuration: The configuration of the new session.
-    ///   - queryRedaction: The query parameters whose values the log line hides (``QueryRedaction/defaultNames`` by default).
+    ///   - queryRedaction: The query parameters whose values the log line hides (`QueryRedaction.defaultNames` by default).
     ///   - credential: Answers Basic, Digest, NTLM or Negotiate challenges from the configured host, once; `nil`
     ///     (the default) answers none, so the `401` is returned.
     ///   - logger: Receives one line per call, or `nil` for silence.
@@ -84,7 +84,7 @@ public final class URLSessionTransport: ConfigurableHttpTransport {
     /// - Parameter params: The request RetroSwift built.
     /// - Returns: The status, headers and body, and the URL requested.
     /// - Throws: `URLError` when no response arrived, `CancellationError` when the calling task was cancelled,
-    ///   ``RequestError`` when the transport is not configured.
+    ///   `RequestError` when the transport is not configured.
     public func sendRequest(with params: HttpRequestParams) async throws -> HttpOperationResult {
         let baseURL = try configuration.configuration(for: params).baseURL
         try refuseSessionCredentials(for: params)

@@ -87,3 +87,14 @@ enum ReadmeSwiftLog {
     }
 }
 #endif
+
+#if Tracing
+import RetroSwiftTracing
+
+// The README's tracing example (Interceptors section).
+enum ReadmeTracing {
+    static func install(on api: Domain) {
+        api.interceptors = [RetryInterceptor(), TracingInterceptor(baseURL: URL(string: "https://api.example.com")!)]
+    }
+}
+#endif
