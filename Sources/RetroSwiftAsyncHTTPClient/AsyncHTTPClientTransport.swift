@@ -1,161 +1,164 @@
 #if AsyncHTTPClient
-import AsyncHTTPClient
-import Foundation
-import NIOCore
-import NIOHTTP1
-import NIOPosix
-import RetroSwift
+    import AsyncHTTPClient
+    import Foundation
+    import NIOCore
+    import NIOHTTP1
+    import NIOPosix
+    import RetroSwift
 
-/// An `HttpTransport` on swift-server's async-http-client, for server-side Swift on Linux, where it is much
-/// faster than URLSession. Enabled by the package trait `AsyncHTTPClient`.
-///
-/// Behaves like `URLSessionTransport`: one configuration per transport (a second, different one makes requests
-/// fail rather than silently redirecting them), timeouts from the endpoint or domain, task cancellation throws
-/// `CancellationError`, multipart file parts stream from disk, `DownloadedFile` responses stream to disk, and
-/// connection failures surface as `URLError` (`.cannotConnectToHost`, `.timedOut`, `.networkConnectionLost`) so
-/// retry policies work the same on both transports. Nothing is logged.
-///
-/// Redirects are RetroSwift's to follow, by its `RedirectPolicy`, the same on every transport: the default
-/// ``failFastClient`` does not follow them itself. A client of your own must be created with
-/// `redirectConfiguration: .disallow` for that policy to apply; one that follows redirects itself applies its own
-/// rules first.
-public final class AsyncHTTPClientTransport: ConfigurableHttpTransport {
-    /// The client requests go through; its lifetime is yours (the default ``failFastClient`` needs no shutdown).
-    public let client: HTTPClient
-
-    /// A process-wide client configured like `HTTPClient.shared`, except that a connection that cannot be
-    /// established fails the request at once (as URLSession does) instead of being retried until the deadline, and
-    /// that redirects are returned to RetroSwift instead of followed.
-    public static let failFastClient: HTTPClient = {
-        var configuration = HTTPClient.Configuration.singletonConfiguration
-        configuration.connectionPool.retryConnectionEstablishment = false
-        configuration.redirectConfiguration = .disallow
-        return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
-    }()
-    /// Where the domain's configuration is kept.
-    public let configuration = HttpTransportConfigurationStore()
-    /// The whole-request deadline used when neither the endpoint nor the domain sets a timeout.
-    public let defaultTimeout: TimeInterval
-    /// The largest body kept in memory; larger ones fail (declare `DownloadedFile` to stream them to disk).
-    public let maxBodySize: Int
-
-    /// Creates a transport on `client`.
+    /// An `HttpTransport` on swift-server's async-http-client, for server-side Swift on Linux, where it is much
+    /// faster than URLSession. Enabled by the package trait `AsyncHTTPClient`.
     ///
-    /// - Parameters:
-    ///   - client: The HTTP client; ``failFastClient`` by default. A client of your own should be created with
-    ///     `redirectConfiguration: .disallow`, so that RetroSwift's `RedirectPolicy` applies.
-    ///   - defaultTimeout: Seconds a whole request may take when no timeout is declared. Unlike URLSession's
-    ///     idle timeout this is a deadline for the complete exchange.
-    ///   - maxBodySize: The largest response body held in memory, in bytes.
-    public init(client: HTTPClient = AsyncHTTPClientTransport.failFastClient, defaultTimeout: TimeInterval = 60, maxBodySize: Int = 256 * 1024 * 1024) {
-        self.client = client
-        self.defaultTimeout = defaultTimeout
-        self.maxBodySize = maxBodySize
-    }
-
-    /// Sends the request and returns the response, whatever its status.
+    /// Behaves like `URLSessionTransport`: one configuration per transport (a second, different one makes requests
+    /// fail rather than silently redirecting them), timeouts from the endpoint or domain, task cancellation throws
+    /// `CancellationError`, multipart file parts stream from disk, `DownloadedFile` responses stream to disk, and
+    /// connection failures surface as `URLError` (`.cannotConnectToHost`, `.timedOut`, `.networkConnectionLost`) so
+    /// retry policies work the same on both transports. Nothing is logged.
     ///
-    /// - Parameter params: The request RetroSwift built.
-    /// - Returns: The status, headers and body, and the URL requested.
-    /// - Throws: `URLError` when no response arrived (`.timedOut` past the deadline, body included),
-    ///   `CancellationError` when the calling task was cancelled, `RequestError` when the transport is not
-    ///   configured.
-    public func sendRequest(with params: HttpRequestParams) async throws -> HttpOperationResult {
-        let request = try makeRequest(params)
-        let seconds = params.timeout ?? defaultTimeout
-        let deadline = ContinuousClock.now + .nanoseconds(Int64(seconds * 1_000_000_000))
-        do {
-            let response = try await client.execute(request, timeout: .nanoseconds(Int64(seconds * 1_000_000_000)))
-            // async-http-client's timeout ends when the head arrives; the body is read under the same deadline, so
-            // a body that drips past it fails with `.timedOut` instead of arriving late as a success.
-            return try await Self.withDeadline(deadline) { try await self.result(from: response, url: request.url, params: params) }
-        } catch {
-            throw Self.translate(error)
-        }
-    }
+    /// Redirects are RetroSwift's to follow, by its `RedirectPolicy`, the same on every transport: the default
+    /// ``failFastClient`` does not follow them itself. A client of your own must be created with
+    /// `redirectConfiguration: .disallow` for that policy to apply; one that follows redirects itself applies its own
+    /// rules first.
+    public final class AsyncHTTPClientTransport: ConfigurableHttpTransport {
+        /// The client requests go through; its lifetime is yours (the default ``failFastClient`` needs no shutdown).
+        public let client: HTTPClient
 
-    /// Runs `body`, cancelling it and throwing `URLError(.timedOut)` if it has not finished by `deadline`.
-    private static func withDeadline<T: Sendable>(
-        _ deadline: ContinuousClock.Instant, _ body: @escaping @Sendable () async throws -> T
-    ) async throws -> T {
-        try await withThrowingTaskGroup(of: T?.self) { group in
-            group.addTask { try await body() }
-            group.addTask {
-                try await Task.sleep(until: deadline, clock: .continuous)
-                return nil
-            }
-            defer { group.cancelAll() }
-            guard let first = try await group.next(), let value = first else { throw URLError(.timedOut) }
-            return value
-        }
-    }
+        /// A process-wide client configured like `HTTPClient.shared`, except that a connection that cannot be
+        /// established fails the request at once (as URLSession does) instead of being retried until the deadline, and
+        /// that redirects are returned to RetroSwift instead of followed.
+        public static let failFastClient: HTTPClient = {
+            var configuration = HTTPClient.Configuration.singletonConfiguration
+            configuration.connectionPool.retryConnectionEstablishment = false
+            configuration.redirectConfiguration = .disallow
+            return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+        }()
+        /// Where the domain's configuration is kept.
+        public let configuration = HttpTransportConfigurationStore()
+        /// The whole-request deadline used when neither the endpoint nor the domain sets a timeout.
+        public let defaultTimeout: TimeInterval
+        /// The largest body kept in memory; larger ones fail (declare `DownloadedFile` to stream them to disk).
+        public let maxBodySize: Int
 
-    private func makeRequest(_ params: HttpRequestParams) throws -> HTTPClientRequest {
-        let configuration = try configuration.configuration(for: params)
-        var request = HTTPClientRequest(url: params.urlString(relativeTo: configuration.baseURL))
-        request.method = HTTPMethod(rawValue: params.method.rawValue)
-        for header in params.headerFields(sharedHeaders: configuration.sharedHeaders) {
-            request.headers.add(name: header.name, value: header.value)
+        /// Creates a transport on `client`.
+        ///
+        /// - Parameters:
+        ///   - client: The HTTP client; ``failFastClient`` by default. A client of your own should be created with
+        ///     `redirectConfiguration: .disallow`, so that RetroSwift's `RedirectPolicy` applies.
+        ///   - defaultTimeout: Seconds a whole request may take when no timeout is declared. Unlike URLSession's
+        ///     idle timeout this is a deadline for the complete exchange.
+        ///   - maxBodySize: The largest response body held in memory, in bytes.
+        public init(
+            client: HTTPClient = AsyncHTTPClientTransport.failFastClient, defaultTimeout: TimeInterval = 60,
+            maxBodySize: Int = 256 * 1024 * 1024
+        ) {
+            self.client = client
+            self.defaultTimeout = defaultTimeout
+            self.maxBodySize = maxBodySize
         }
-        switch params.body?.content {
-        case nil:
-            break
-        case .data(let data)?:
-            request.body = .bytes(ByteBuffer(bytes: data))
-        case .multipart(let form)?:
-            request.body = .stream(MultipartByteStream(form: form), length: .known(try form.contentLength()))
-        }
-        return request
-    }
 
-    private func result(from response: HTTPClientResponse, url: String, params: HttpRequestParams) async throws -> HttpOperationResult {
-        let headers = HttpHeaderFields(response.headers.map { HttpHeader(name: $0.name, value: $0.value) })
-        let status = Int(response.status.code)
-        // The URL the response came from: the requested one, unless a client of the user's followed redirects itself.
-        let requested = response.url ?? URL(string: url)
-        if params.responseDestination == .file && (200..<300).contains(status) {
-            let file = try await Self.download(response.body)
-            return HttpOperationResult(statusCode: status, headers: headers, downloadedFileURL: file, url: requested)
-        }
-        let buffer = try await response.body.collect(upTo: maxBodySize)
-        return HttpOperationResult(statusCode: status, headers: headers, body: Data(buffer.readableBytesView), url: requested)
-    }
-
-    private static func download(_ body: HTTPClientResponse.Body) async throws -> URL {
-        let (url, handle) = try TemporaryFile.create(.download)
-        defer { try? handle.close() }
-        do {
-            for try await chunk in body {
-                try handle.write(contentsOf: Data(chunk.readableBytesView))
-            }
-        } catch {
-            try? FileManager.default.removeItem(at: url)
-            throw error
-        }
-        return url
-    }
-
-    /// Maps client errors onto the errors `URLSessionTransport` throws, so callers and retry policies see one set.
-    private static func translate(_ error: any Error) -> any Error {
-        if error is CancellationError { return error }
-        if let clientError = error as? HTTPClientError {
-            switch clientError {
-            case .cancelled: return CancellationError()
-            case .deadlineExceeded, .readTimeout, .connectTimeout, .writeTimeout: return URLError(.timedOut)
-            case .remoteConnectionClosed: return URLError(.networkConnectionLost)
-            default: return error
+        /// Sends the request and returns the response, whatever its status.
+        ///
+        /// - Parameter params: The request RetroSwift built.
+        /// - Returns: The status, headers and body, and the URL requested.
+        /// - Throws: `URLError` when no response arrived (`.timedOut` past the deadline, body included),
+        ///   `CancellationError` when the calling task was cancelled, `RequestError` when the transport is not
+        ///   configured.
+        public func sendRequest(with params: HttpRequestParams) async throws -> HttpOperationResult {
+            let request = try makeRequest(params)
+            let seconds = params.timeout ?? defaultTimeout
+            let deadline = ContinuousClock.now + .nanoseconds(Int64(seconds * 1_000_000_000))
+            do {
+                let response = try await client.execute(request, timeout: .nanoseconds(Int64(seconds * 1_000_000_000)))
+                // async-http-client's timeout ends when the head arrives; the body is read under the same deadline, so
+                // a body that drips past it fails with `.timedOut` instead of arriving late as a success.
+                return try await Self.withDeadline(deadline) { try await self.result(from: response, url: request.url, params: params) }
+            } catch {
+                throw Self.translate(error)
             }
         }
-        // A body larger than maxBodySize: the code URLSession uses for a resource over its limit.
-        if error is NIOTooManyBytesError { return URLError(.dataLengthExceedsMaximum) }
-        // The server closed the connection before the body it announced was complete.
-        if let parserError = error as? HTTPParserError, parserError == .invalidEOFState {
-            return URLError(.networkConnectionLost)
+
+        /// Runs `body`, cancelling it and throwing `URLError(.timedOut)` if it has not finished by `deadline`.
+        private static func withDeadline<T: Sendable>(
+            _ deadline: ContinuousClock.Instant, _ body: @escaping @Sendable () async throws -> T
+        ) async throws -> T {
+            try await withThrowingTaskGroup(of: T?.self) { group in
+                group.addTask { try await body() }
+                group.addTask {
+                    try await Task.sleep(until: deadline, clock: .continuous)
+                    return nil
+                }
+                defer { group.cancelAll() }
+                guard let first = try await group.next(), let value = first else { throw URLError(.timedOut) }
+                return value
+            }
         }
-        if error is NIOConnectionError || error is IOError || error is ChannelError {
-            return URLError(.cannotConnectToHost)
+
+        private func makeRequest(_ params: HttpRequestParams) throws -> HTTPClientRequest {
+            let configuration = try configuration.configuration(for: params)
+            var request = HTTPClientRequest(url: params.urlString(relativeTo: configuration.baseURL))
+            request.method = HTTPMethod(rawValue: params.method.rawValue)
+            for header in params.headerFields(sharedHeaders: configuration.sharedHeaders) {
+                request.headers.add(name: header.name, value: header.value)
+            }
+            switch params.body?.content {
+            case nil:
+                break
+            case .data(let data)?:
+                request.body = .bytes(ByteBuffer(bytes: data))
+            case .multipart(let form)?:
+                request.body = .stream(MultipartByteStream(form: form), length: .known(try form.contentLength()))
+            }
+            return request
         }
-        return error
+
+        private func result(from response: HTTPClientResponse, url: String, params: HttpRequestParams) async throws -> HttpOperationResult {
+            let headers = HttpHeaderFields(response.headers.map { HttpHeader(name: $0.name, value: $0.value) })
+            let status = Int(response.status.code)
+            // The URL the response came from: the requested one, unless a client of the user's followed redirects itself.
+            let requested = response.url ?? URL(string: url)
+            if params.responseDestination == .file && (200..<300).contains(status) {
+                let file = try await Self.download(response.body)
+                return HttpOperationResult(statusCode: status, headers: headers, downloadedFileURL: file, url: requested)
+            }
+            let buffer = try await response.body.collect(upTo: maxBodySize)
+            return HttpOperationResult(statusCode: status, headers: headers, body: Data(buffer.readableBytesView), url: requested)
+        }
+
+        private static func download(_ body: HTTPClientResponse.Body) async throws -> URL {
+            let (url, handle) = try TemporaryFile.create(.download)
+            defer { try? handle.close() }
+            do {
+                for try await chunk in body {
+                    try handle.write(contentsOf: Data(chunk.readableBytesView))
+                }
+            } catch {
+                try? FileManager.default.removeItem(at: url)
+                throw error
+            }
+            return url
+        }
+
+        /// Maps client errors onto the errors `URLSessionTransport` throws, so callers and retry policies see one set.
+        private static func translate(_ error: any Error) -> any Error {
+            if error is CancellationError { return error }
+            if let clientError = error as? HTTPClientError {
+                switch clientError {
+                case .cancelled: return CancellationError()
+                case .deadlineExceeded, .readTimeout, .connectTimeout, .writeTimeout: return URLError(.timedOut)
+                case .remoteConnectionClosed: return URLError(.networkConnectionLost)
+                default: return error
+                }
+            }
+            // A body larger than maxBodySize: the code URLSession uses for a resource over its limit.
+            if error is NIOTooManyBytesError { return URLError(.dataLengthExceedsMaximum) }
+            // The server closed the connection before the body it announced was complete.
+            if let parserError = error as? HTTPParserError, parserError == .invalidEOFState {
+                return URLError(.networkConnectionLost)
+            }
+            if error is NIOConnectionError || error is IOError || error is ChannelError {
+                return URLError(.cannotConnectToHost)
+            }
+            return error
+        }
     }
-}
 #endif

@@ -62,7 +62,7 @@ public struct RecordedRequest: Sendable {
                 continue
             }
             guard let high = iterator.next(), let low = iterator.next(),
-                  let value = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16)
+                let value = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16)
             else { return "<invalid percent-encoding: \(text)>" }
             bytes.append(value)
         }

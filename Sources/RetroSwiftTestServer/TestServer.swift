@@ -45,7 +45,8 @@ public final class TestServer: Sendable {
                 connections.add(channel)
                 return channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline()
-                    try channel.pipeline.syncOperations.addHandler(RecordingHandler(log: log, recordingBodies: recordingBodies, respond: respond))
+                    try channel.pipeline.syncOperations.addHandler(
+                        RecordingHandler(log: log, recordingBodies: recordingBodies, respond: respond))
                 }
             }
             .bind(host: "127.0.0.1", port: 0)
@@ -159,7 +160,9 @@ private final class RecordingHandler: ChannelInboundHandler {
         case .closeMidResponse:
             var headers = HTTPHeaders(response.headers)
             headers.replaceOrAdd(name: "Content-Length", value: "\(response.body.count + 1_000)")
-            context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .init(statusCode: response.status), headers: headers))), promise: nil)
+            context.write(
+                wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .init(statusCode: response.status), headers: headers))),
+                promise: nil)
             context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: response.body)))), promise: nil)
             context.close(promise: nil)
         case .silent:
@@ -167,18 +170,24 @@ private final class RecordingHandler: ChannelInboundHandler {
         case .streamed(let byteCount):
             var headers = HTTPHeaders(response.headers)
             headers.replaceOrAdd(name: "Content-Length", value: "\(byteCount)")
-            context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .init(statusCode: response.status), headers: headers))), promise: nil)
+            context.write(
+                wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .init(statusCode: response.status), headers: headers))),
+                promise: nil)
             writeChunks(remaining: byteCount, context: context)
         case .dripped(let chunks, let interval):
             var headers = HTTPHeaders(response.headers)
             headers.replaceOrAdd(name: "Content-Length", value: "\(response.body.count)")
-            context.writeAndFlush(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .init(statusCode: response.status), headers: headers))), promise: nil)
+            context.writeAndFlush(
+                wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .init(statusCode: response.status), headers: headers))),
+                promise: nil)
             let size = max(1, (response.body.count + max(chunks, 1) - 1) / max(chunks, 1))
             drip(response.body, pieceSize: size, interval: interval, context: context)
         case .stalled(let afterBytes):
             var headers = HTTPHeaders(response.headers)
             headers.replaceOrAdd(name: "Content-Length", value: "\(response.body.count)")
-            context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .init(statusCode: response.status), headers: headers))), promise: nil)
+            context.write(
+                wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .init(statusCode: response.status), headers: headers))),
+                promise: nil)
             context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: response.body.prefix(afterBytes))))), promise: nil)
         }
     }
@@ -226,7 +235,9 @@ private final class RecordingHandler: ChannelInboundHandler {
         var headers = HTTPHeaders(response.headers)
         headers.replaceOrAdd(name: "Content-Length", value: "\(response.body.count)")
         if !keepAlive { headers.replaceOrAdd(name: "Connection", value: "close") }
-        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .init(statusCode: response.status), headers: headers))), promise: nil)
+        context.write(
+            wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .init(statusCode: response.status), headers: headers))),
+            promise: nil)
         if !response.body.isEmpty {
             context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: response.body)))), promise: nil)
         }

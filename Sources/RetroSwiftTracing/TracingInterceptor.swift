@@ -1,93 +1,93 @@
 #if Tracing
-import Foundation
-import RetroSwift
-import Tracing
+    import Foundation
+    import RetroSwift
+    import Tracing
 
-/// Opens a client span for each request it sees, with the attributes of OpenTelemetry's HTTP client semantic
-/// conventions, and injects the span's context into the request headers (W3C `traceparent` with an OpenTelemetry
-/// tracer) so the server's spans join the same trace. Enabled by the package trait `Tracing`.
-///
-/// - Span name: the method and the endpoint's path template, `GET /api/v1/schedule/{schedule_id}` (low
-///   cardinality, as the conventions ask).
-/// - Attributes: `http.request.method`, `url.template`, `url.full` (secret query values redacted) with
-///   `server.address` and `server.port` when a base URL is given, `http.response.status_code`, `error.type` (the
-///   status code, or the error's type), and `retroswift.endpoint`.
-/// - Status: error for a status of 400 or more and for a call that got no response, whose error is recorded.
-/// - Place it after `RetryInterceptor` for one span per attempt, before it for one span per call; after
-///   `BearerAuthInterceptor`, each authentication retry is its own span too.
-///
-/// ```swift
-/// api.interceptors = [RetryInterceptor(), TracingInterceptor(baseURL: URL(string: "https://api.example.com")!)]
-/// ```
-public struct TracingInterceptor: Interceptor {
-    /// Where spans go; `nil` uses `InstrumentationSystem.tracer`, read at each call.
-    public let tracer: (any Tracer)?
-    /// The transport's base URL, for `url.full`, `server.address` and `server.port`; `nil` leaves them out.
-    public let baseURL: URL?
-    /// The query parameters whose values `url.full` hides.
-    public let queryRedaction: QueryRedaction
-
-    /// Creates the interceptor.
+    /// Opens a client span for each request it sees, with the attributes of OpenTelemetry's HTTP client semantic
+    /// conventions, and injects the span's context into the request headers (W3C `traceparent` with an OpenTelemetry
+    /// tracer) so the server's spans join the same trace. Enabled by the package trait `Tracing`.
     ///
-    /// - Parameters:
-    ///   - tracer: Where spans go; `nil` (the default) uses `InstrumentationSystem.tracer`.
-    ///   - baseURL: The transport's base URL, for `url.full`, `server.address` and `server.port`.
-    ///   - queryRedaction: The query parameters whose values `url.full` hides (`QueryRedaction.defaultNames`).
-    public init(tracer: (any Tracer)? = nil, baseURL: URL? = nil, queryRedaction: QueryRedaction = QueryRedaction()) {
-        self.tracer = tracer
-        self.baseURL = baseURL
-        self.queryRedaction = queryRedaction
-    }
-
-    /// Sends the request on inside a client span.
+    /// - Span name: the method and the endpoint's path template, `GET /api/v1/schedule/{schedule_id}` (low
+    ///   cardinality, as the conventions ask).
+    /// - Attributes: `http.request.method`, `url.template`, `url.full` (secret query values redacted) with
+    ///   `server.address` and `server.port` when a base URL is given, `http.response.status_code`, `error.type` (the
+    ///   status code, or the error's type), and `retroswift.endpoint`.
+    /// - Status: error for a status of 400 or more and for a call that got no response, whose error is recorded.
+    /// - Place it after `RetryInterceptor` for one span per attempt, before it for one span per call; after
+    ///   `BearerAuthInterceptor`, each authentication retry is its own span too.
     ///
-    /// - Parameters:
-    ///   - request: The request.
-    ///   - next: The rest of the chain.
-    /// - Returns: The response from the rest of the chain, unchanged.
-    /// - Throws: What the rest of the chain throws, after recording it on the span; a `RequestError` when an
-    ///   injected header could not be sent safely.
-    public func intercept(_ request: HttpRequestParams, next: InterceptorNext) async throws -> HttpOperationResult {
-        let tracer = tracer ?? InstrumentationSystem.tracer
-        let span = tracer.startSpan(
-            "\(request.method.rawValue) \(request.endpoint.template)", context: ServiceContext.current ?? .topLevel, ofKind: .client
-        )
-        defer { span.end() }
-        span.attributes["http.request.method"] = request.method.rawValue
-        span.attributes["url.template"] = request.endpoint.template
-        span.attributes["retroswift.endpoint"] = "\(request.endpoint.domain).\(request.endpoint.name)"
-        if let baseURL {
-            span.attributes["url.full"] = queryRedaction.redact(request.urlString(relativeTo: baseURL))
-            if let host = baseURL.host { span.attributes["server.address"] = host }
-            span.attributes["server.port"] = baseURL.port ?? (baseURL.scheme?.lowercased() == "https" ? 443 : 80)
+    /// ```swift
+    /// api.interceptors = [RetryInterceptor(), TracingInterceptor(baseURL: URL(string: "https://api.example.com")!)]
+    /// ```
+    public struct TracingInterceptor: Interceptor {
+        /// Where spans go; `nil` uses `InstrumentationSystem.tracer`, read at each call.
+        public let tracer: (any Tracer)?
+        /// The transport's base URL, for `url.full`, `server.address` and `server.port`; `nil` leaves them out.
+        public let baseURL: URL?
+        /// The query parameters whose values `url.full` hides.
+        public let queryRedaction: QueryRedaction
+
+        /// Creates the interceptor.
+        ///
+        /// - Parameters:
+        ///   - tracer: Where spans go; `nil` (the default) uses `InstrumentationSystem.tracer`.
+        ///   - baseURL: The transport's base URL, for `url.full`, `server.address` and `server.port`.
+        ///   - queryRedaction: The query parameters whose values `url.full` hides (`QueryRedaction.defaultNames`).
+        public init(tracer: (any Tracer)? = nil, baseURL: URL? = nil, queryRedaction: QueryRedaction = QueryRedaction()) {
+            self.tracer = tracer
+            self.baseURL = baseURL
+            self.queryRedaction = queryRedaction
         }
-        var carrier: [(name: String, value: String)] = []
-        tracer.inject(span.context, into: &carrier, using: HeaderInjector())
-        var traced = request
-        for (name, value) in carrier {
-            traced = try traced.settingHeader(name, to: value)
-        }
-        do {
-            let response = try await next(traced)
-            span.attributes["http.response.status_code"] = response.statusCode
-            if response.statusCode >= 400 {
-                span.attributes["error.type"] = String(response.statusCode)
-                span.setStatus(SpanStatus(code: .error))
+
+        /// Sends the request on inside a client span.
+        ///
+        /// - Parameters:
+        ///   - request: The request.
+        ///   - next: The rest of the chain.
+        /// - Returns: The response from the rest of the chain, unchanged.
+        /// - Throws: What the rest of the chain throws, after recording it on the span; a `RequestError` when an
+        ///   injected header could not be sent safely.
+        public func intercept(_ request: HttpRequestParams, next: InterceptorNext) async throws -> HttpOperationResult {
+            let tracer = tracer ?? InstrumentationSystem.tracer
+            let span = tracer.startSpan(
+                "\(request.method.rawValue) \(request.endpoint.template)", context: ServiceContext.current ?? .topLevel, ofKind: .client
+            )
+            defer { span.end() }
+            span.attributes["http.request.method"] = request.method.rawValue
+            span.attributes["url.template"] = request.endpoint.template
+            span.attributes["retroswift.endpoint"] = "\(request.endpoint.domain).\(request.endpoint.name)"
+            if let baseURL {
+                span.attributes["url.full"] = queryRedaction.redact(request.urlString(relativeTo: baseURL))
+                if let host = baseURL.host { span.attributes["server.address"] = host }
+                span.attributes["server.port"] = baseURL.port ?? (baseURL.scheme?.lowercased() == "https" ? 443 : 80)
             }
-            return response
-        } catch {
-            span.attributes["error.type"] = String(describing: type(of: error))
-            span.recordError(error)
-            span.setStatus(SpanStatus(code: .error))
-            throw error
+            var carrier: [(name: String, value: String)] = []
+            tracer.inject(span.context, into: &carrier, using: HeaderInjector())
+            var traced = request
+            for (name, value) in carrier {
+                traced = try traced.settingHeader(name, to: value)
+            }
+            do {
+                let response = try await next(traced)
+                span.attributes["http.response.status_code"] = response.statusCode
+                if response.statusCode >= 400 {
+                    span.attributes["error.type"] = String(response.statusCode)
+                    span.setStatus(SpanStatus(code: .error))
+                }
+                return response
+            } catch {
+                span.attributes["error.type"] = String(describing: type(of: error))
+                span.recordError(error)
+                span.setStatus(SpanStatus(code: .error))
+                throw error
+            }
         }
     }
-}
 
-/// Writes a tracer's context fields as request headers.
-private struct HeaderInjector: Injector {
-    func inject(_ value: String, forKey key: String, into carrier: inout [(name: String, value: String)]) {
-        carrier.append((key, value))
+    /// Writes a tracer's context fields as request headers.
+    private struct HeaderInjector: Injector {
+        func inject(_ value: String, forKey key: String, into carrier: inout [(name: String, value: String)]) {
+            carrier.append((key, value))
+        }
     }
-}
 #endif

@@ -1,7 +1,8 @@
 import Foundation
 import RetroSwift
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// A session of the transport's own for one case: a body uploaded from a file whose response goes to a file.
@@ -45,7 +46,9 @@ private final class FileStreamingCall: @unchecked Sendable {
     var body = Data()
     var writeError: (any Error)?
 
-    init(request: URLRequest, decisions: SessionTaskDelegate, complete: @escaping @Sendable (Result<HttpOperationResult, any Error>) -> Void) {
+    init(
+        request: URLRequest, decisions: SessionTaskDelegate, complete: @escaping @Sendable (Result<HttpOperationResult, any Error>) -> Void
+    ) {
         self.request = request
         self.decisions = decisions
         self.complete = complete
@@ -71,7 +74,8 @@ private final class FileStreamingDelegate: NSObject, URLSessionDataDelegate, @un
         newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
         guard let call = call(for: task) else { return completionHandler(nil) }
-        call.decisions.urlSession(session, task: task, willPerformHTTPRedirection: response, newRequest: request, completionHandler: completionHandler)
+        call.decisions.urlSession(
+            session, task: task, willPerformHTTPRedirection: response, newRequest: request, completionHandler: completionHandler)
     }
 
     func urlSession(
@@ -113,7 +117,8 @@ private final class FileStreamingDelegate: NSObject, URLSessionDataDelegate, @un
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         guard let call = calls.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
         try? call.handle?.close()
-        let outcome = SessionTaskRunner.result(call.response, call.writeError ?? error, call.request, call.decisions) { status, headers, url in
+        let outcome = SessionTaskRunner.result(call.response, call.writeError ?? error, call.request, call.decisions) {
+            status, headers, url in
             if let file = call.file { return HttpOperationResult(statusCode: status, headers: headers, downloadedFileURL: file, url: url) }
             return HttpOperationResult(statusCode: status, headers: headers, body: call.body, url: url)
         }

@@ -1,7 +1,8 @@
 import Foundation
 import RetroSwift
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// The delegate of one URLSession task started by ``URLSessionTransport``.
@@ -55,15 +56,15 @@ final class SessionTaskDelegate: NSObject, URLSessionTaskDelegate, @unchecked Se
             return completionHandler(.useCredential, credential)
         }
         #if canImport(FoundationNetworking)
-        // swift-corelibs-foundation has no way to go on without a credential (it waits forever after a challenge
-        // it cannot answer); cancelling ends the task at once, losing the body, and the runner returns the
-        // response kept here.
-        refused.withLock { $0 = challenge.failureResponse as? HTTPURLResponse }
-        completionHandler(.cancelAuthenticationChallenge, nil)
+            // swift-corelibs-foundation has no way to go on without a credential (it waits forever after a challenge
+            // it cannot answer); cancelling ends the task at once, losing the body, and the runner returns the
+            // response kept here.
+            refused.withLock { $0 = challenge.failureResponse as? HTTPURLResponse }
+            completionHandler(.cancelAuthenticationChallenge, nil)
         #else
-        // No credential: go on without one, so the 401 arrives with its body (default handling could try stored
-        // credentials the user never gave this transport).
-        completionHandler(.useCredential, nil)
+            // No credential: go on without one, so the 401 arrives with its body (default handling could try stored
+            // credentials the user never gave this transport).
+            completionHandler(.useCredential, nil)
         #endif
     }
 
@@ -73,21 +74,22 @@ final class SessionTaskDelegate: NSObject, URLSessionTaskDelegate, @unchecked Se
         completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
     ) {
         #if canImport(FoundationNetworking)
-        // swift-corelibs-foundation's protocol methods are not optional: the default answers default handling.
-        guard let delegate = userSession.delegate as? URLSessionTaskDelegate else {
-            return completionHandler(.performDefaultHandling, nil)
-        }
-        delegate.urlSession(userSession, task: task, didReceive: challenge, completionHandler: completionHandler)
+            // swift-corelibs-foundation's protocol methods are not optional: the default answers default handling.
+            guard let delegate = userSession.delegate as? URLSessionTaskDelegate else {
+                return completionHandler(.performDefaultHandling, nil)
+            }
+            delegate.urlSession(userSession, task: task, didReceive: challenge, completionHandler: completionHandler)
         #else
-        let delegate = userSession.delegate
-        if let taskDelegate = delegate as? URLSessionTaskDelegate,
-           taskDelegate.responds(to: #selector(URLSessionTaskDelegate.urlSession(_:task:didReceive:completionHandler:))) {
-            taskDelegate.urlSession?(userSession, task: task, didReceive: challenge, completionHandler: completionHandler)
-        } else if let delegate, delegate.responds(to: #selector(URLSessionDelegate.urlSession(_:didReceive:completionHandler:))) {
-            delegate.urlSession?(userSession, didReceive: challenge, completionHandler: completionHandler)
-        } else {
-            completionHandler(.performDefaultHandling, nil)
-        }
+            let delegate = userSession.delegate
+            if let taskDelegate = delegate as? URLSessionTaskDelegate,
+                taskDelegate.responds(to: #selector(URLSessionTaskDelegate.urlSession(_:task:didReceive:completionHandler:)))
+            {
+                taskDelegate.urlSession?(userSession, task: task, didReceive: challenge, completionHandler: completionHandler)
+            } else if let delegate, delegate.responds(to: #selector(URLSessionDelegate.urlSession(_:didReceive:completionHandler:))) {
+                delegate.urlSession?(userSession, didReceive: challenge, completionHandler: completionHandler)
+            } else {
+                completionHandler(.performDefaultHandling, nil)
+            }
         #endif
     }
 

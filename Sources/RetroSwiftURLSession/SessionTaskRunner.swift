@@ -1,7 +1,8 @@
 import Foundation
 import RetroSwift
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Runs URLSession tasks for ``URLSessionTransport`` and turns their outcome into an ``HttpOperationResult``.
@@ -17,9 +18,10 @@ enum SessionTaskRunner {
     ) async throws -> HttpOperationResult {
         try await run(delegate: delegate) { complete in
             let handler: @Sendable (Data?, URLResponse?, (any Error)?) -> Void = { data, response, error in
-                complete(result(response, error, request, delegate) { status, headers, url in
-                    HttpOperationResult(statusCode: status, headers: headers, body: data ?? Data(), url: url)
-                })
+                complete(
+                    result(response, error, request, delegate) { status, headers, url in
+                        HttpOperationResult(statusCode: status, headers: headers, body: data ?? Data(), url: url)
+                    })
             }
             return switch upload {
             case .none: session.dataTask(with: request, completionHandler: handler)
@@ -33,16 +35,18 @@ enum SessionTaskRunner {
     static func download(_ request: URLRequest, in session: URLSession, delegate: SessionTaskDelegate) async throws -> HttpOperationResult {
         try await run(delegate: delegate) { complete in
             session.downloadTask(with: request) { location, response, error in
-                complete(result(response, error, request, delegate) { status, headers, url in
-                    guard let location else { return HttpOperationResult(statusCode: status, headers: headers, url: url) }
-                    // URLSession deletes `location` when this handler returns, so move it first.
-                    if (200..<300).contains(status) {
-                        let kept = TemporaryFile.url(for: .download)
-                        try FileManager.default.moveItem(at: location, to: kept)
-                        return HttpOperationResult(statusCode: status, headers: headers, downloadedFileURL: kept, url: url)
-                    }
-                    return HttpOperationResult(statusCode: status, headers: headers, body: try TemporaryFile.contents(of: location), url: url)
-                })
+                complete(
+                    result(response, error, request, delegate) { status, headers, url in
+                        guard let location else { return HttpOperationResult(statusCode: status, headers: headers, url: url) }
+                        // URLSession deletes `location` when this handler returns, so move it first.
+                        if (200..<300).contains(status) {
+                            let kept = TemporaryFile.url(for: .download)
+                            try FileManager.default.moveItem(at: location, to: kept)
+                            return HttpOperationResult(statusCode: status, headers: headers, downloadedFileURL: kept, url: url)
+                        }
+                        return HttpOperationResult(
+                            statusCode: status, headers: headers, body: try TemporaryFile.contents(of: location), url: url)
+                    })
             }
         }
     }
@@ -54,7 +58,8 @@ enum SessionTaskRunner {
         // A challenge the delegate refused ends the task as cancelled; the 401 (or 407) is the answer, without its
         // body, which swift-corelibs-foundation has not read by then.
         if let error, let refused = delegate.refusedChallengeResponse, (error as? URLError)?.code == .cancelled {
-            return .success(HttpOperationResult(statusCode: refused.statusCode, headers: headers(of: refused), url: refused.url ?? request.url))
+            return .success(
+                HttpOperationResult(statusCode: refused.statusCode, headers: headers(of: refused), url: refused.url ?? request.url))
         }
         if let error { return .failure(normalized(error)) }
         guard let http = response as? HTTPURLResponse else { return .failure(URLError(.badServerResponse)) }
@@ -88,7 +93,8 @@ enum SessionTaskRunner {
             let nextPart = after.prefix { $0 != ";" && $0 != "," }
             current += rest[..<comma]
             if let equals = nextPart.firstIndex(of: "="), !nextPart[..<equals].trimmingCharacters(in: .whitespaces).isEmpty,
-               !nextPart[..<equals].trimmingCharacters(in: .whitespaces).contains(" ") {
+                !nextPart[..<equals].trimmingCharacters(in: .whitespaces).contains(" ")
+            {
                 cookies.append(current.trimmingCharacters(in: .whitespaces))
                 current = Substring()
             } else {
@@ -107,7 +113,7 @@ enum SessionTaskRunner {
     /// callers and retry policies see one error.
     private static func normalized(_ error: any Error) -> any Error {
         guard let urlError = error as? URLError, urlError.code == .unknown,
-              urlError.localizedDescription.hasPrefix("transfer closed")
+            urlError.localizedDescription.hasPrefix("transfer closed")
         else { return error }
         return URLError(.networkConnectionLost, userInfo: urlError.userInfo)
     }

@@ -1,7 +1,8 @@
 import Foundation
 import RetroSwift
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// An `HttpTransport` on `URLSession`, for Apple platforms and Linux.
@@ -128,7 +129,9 @@ public final class URLSessionTransport: ConfigurableHttpTransport {
         return request
     }
 
-    private func perform(_ request: URLRequest, params: HttpRequestParams, delegate: SessionTaskDelegate) async throws -> HttpOperationResult {
+    private func perform(_ request: URLRequest, params: HttpRequestParams, delegate: SessionTaskDelegate) async throws
+        -> HttpOperationResult
+    {
         let upload = try UploadSource(params.body)
         defer { upload.cleanUp() }
         if params.responseDestination == .file {

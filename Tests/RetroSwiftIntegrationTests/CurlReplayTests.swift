@@ -74,7 +74,8 @@ struct CurlReplayTests {
         _ = try await api.upload(upload)
         var statuses: [Int32] = []
         for request in recording.requests {
-            statuses.append(try Self.run(request.curlCommand(relativeTo: server.baseURL, sharedHeaders: ["X-Client": "app"], redactingSecrets: false)))
+            statuses.append(
+                try Self.run(request.curlCommand(relativeTo: server.baseURL, sharedHeaders: ["X-Client": "app"], redactingSecrets: false)))
         }
         await server.stop()
 

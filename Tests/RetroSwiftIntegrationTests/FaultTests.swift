@@ -2,11 +2,12 @@ import Foundation
 import RetroSwift
 import RetroSwiftTestServer
 import Testing
+
 #if AsyncHTTPClient
-import RetroSwiftAsyncHTTPClient
+    import RetroSwiftAsyncHTTPClient
 #endif
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 @Suite("End to end: faults end in clear errors, never hangs", .timeLimit(.minutes(1)))
@@ -44,7 +45,9 @@ struct FaultTests {
 
     @Test("the server closing the connection mid-response", arguments: TransportKind.allCases)
     func closedMidResponse(kind: TransportKind) async throws {
-        try await withServer(kind, respond: { _ in ScriptedResponse(status: 200, body: Data(repeating: 7, count: 100), behavior: .closeMidResponse) }) { transport, _ in
+        try await withServer(
+            kind, respond: { _ in ScriptedResponse(status: 200, body: Data(repeating: 7, count: 100), behavior: .closeMidResponse) }
+        ) { transport, _ in
             // When
             let error = await #expect(throws: URLError.self) { _ = try await Api(transport: transport).data() }
 
@@ -83,9 +86,12 @@ struct FaultTests {
 
     @Test("a body that stalls after the head fails with .timedOut promptly, in memory and to a file", arguments: TransportKind.allCases)
     func stalledBody(kind: TransportKind) async throws {
-        try await withServer(kind, respond: { _ in
-            ScriptedResponse(status: 200, body: Self.body, behavior: .stalled(afterBytes: 1_000))
-        }) { transport, _ in
+        try await withServer(
+            kind,
+            respond: { _ in
+                ScriptedResponse(status: 200, body: Self.body, behavior: .stalled(afterBytes: 1_000))
+            }
+        ) { transport, _ in
             // Given
             let api = Api(transport: transport)
 
@@ -108,9 +114,12 @@ struct FaultTests {
         // (about 2.25 s) must all arrive; under a whole-exchange one the 40 pieces (about 10 s) must not: waiting for
         // them would return the body as a success.
         let pieces = kind.timeoutIsIdle ? 10 : 40
-        try await withServer(kind, respond: { _ in
-            ScriptedResponse(status: 200, body: Self.body, behavior: .dripped(chunks: pieces, interval: 0.25))
-        }) { transport, _ in
+        try await withServer(
+            kind,
+            respond: { _ in
+                ScriptedResponse(status: 200, body: Self.body, behavior: .dripped(chunks: pieces, interval: 0.25))
+            }
+        ) { transport, _ in
             // Given
             let api = Api(transport: transport)
 
@@ -136,14 +145,19 @@ struct FaultTests {
 
             // When
             let missingError = await #expect(throws: RequestError.self) {
-                _ = try await api.upload(UploadRequest(file: .init(fileName: "a.bin", mimeType: "application/octet-stream", fileURL: missing)))
+                _ = try await api.upload(
+                    UploadRequest(file: .init(fileName: "a.bin", mimeType: "application/octet-stream", fileURL: missing)))
             }
             let directoryError = await #expect(throws: RequestError.self) {
-                _ = try await api.upload(UploadRequest(file: .init(fileName: "d", mimeType: "application/octet-stream", fileURL: directory)))
+                _ = try await api.upload(
+                    UploadRequest(file: .init(fileName: "d", mimeType: "application/octet-stream", fileURL: directory)))
             }
 
             // Then
-            #expect(missingError?.description == "Api.upload (POST /upload), field 'file': the file '\(missing.path)' does not exist, is a directory or cannot be read; nothing was sent")
+            #expect(
+                missingError?.description
+                    == "Api.upload (POST /upload), field 'file': the file '\(missing.path)' does not exist, is a directory or cannot be read; nothing was sent"
+            )
             #expect(directoryError?.kind == .invalidValue)
             #expect(server.requests.isEmpty)
         }
@@ -169,19 +183,21 @@ struct FaultTests {
     }
 
     #if AsyncHTTPClient
-    @Test("AsyncHTTPClientTransport: a body over maxBodySize fails with URLError(.dataLengthExceedsMaximum), as URLSession reports its limit")
-    func bodyOverTheLimit() async throws {
-        let server = try await TestServer.start { _ in ScriptedResponse(status: 200, body: Self.body) }
-        let transport = AsyncHTTPClientTransport(maxBodySize: 1_000)
-        transport.setConfiguration(baseURL: server.baseURL, sharedHeaders: nil)
+        @Test(
+            "AsyncHTTPClientTransport: a body over maxBodySize fails with URLError(.dataLengthExceedsMaximum), as URLSession reports its limit"
+        )
+        func bodyOverTheLimit() async throws {
+            let server = try await TestServer.start { _ in ScriptedResponse(status: 200, body: Self.body) }
+            let transport = AsyncHTTPClientTransport(maxBodySize: 1_000)
+            transport.setConfiguration(baseURL: server.baseURL, sharedHeaders: nil)
 
-        // When
-        let result = await Result { try await Api(transport: transport).data() }
-        await server.stop()
+            // When
+            let result = await Result { try await Api(transport: transport).data() }
+            await server.stop()
 
-        // Then
-        #expect(throws: URLError(.dataLengthExceedsMaximum)) { try result.get() }
-    }
+            // Then
+            #expect(throws: URLError(.dataLengthExceedsMaximum)) { try result.get() }
+        }
     #endif
 }
 

@@ -46,9 +46,12 @@ struct FramingTests {
         let inMemory = FormFile.File(fileName: "a.txt", mimeType: "text/plain", content: Data("small".utf8))
         let fromFile = FormFile.File(fileName: "b.bin", mimeType: "application/octet-stream", fileURL: source)
 
-        try await withServer(kind, respond: { request in
-            ScriptedResponse(status: 200, headers: [("Content-Type", "application/octet-stream")], body: request.body)
-        }) { transport, server in
+        try await withServer(
+            kind,
+            respond: { request in
+                ScriptedResponse(status: 200, headers: [("Content-Type", "application/octet-stream")], body: request.body)
+            }
+        ) { transport, server in
             let api = Api(transport: transport)
 
             // When

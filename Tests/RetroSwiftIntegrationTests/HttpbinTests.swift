@@ -2,10 +2,11 @@ import Foundation
 import RetroSwift
 import RetroSwiftTestServer
 import RetroSwiftURLSession
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// Everyday exchanges against a real third-party server that this project did not write: httpbin (from PyPI) under
 /// gunicorn on 127.0.0.1, installed and started by `.ci/run`, which passes its URL in `RETROSWIFT_HTTPBIN_URL`.
@@ -190,7 +191,9 @@ struct HttpbinTests {
         #expect(error?.statusCode == 418)
     }
 
-    @Test("a Bearer challenge comes back as HttpError without credentials, and the token is sent once configured", arguments: TransportKind.allCases)
+    @Test(
+        "a Bearer challenge comes back as HttpError without credentials, and the token is sent once configured",
+        arguments: TransportKind.allCases)
     func bearer(kind: TransportKind) async throws {
         // Given
         let api = try api(kind)
@@ -287,8 +290,10 @@ struct HttpbinTests {
     @Test("Basic auth through URLSession's own credential handling: answered once, only with the configured credential")
     func basicAuthThroughURLSession() async throws {
         // Given
-        let right = URLSessionTransport(configuration: .ephemeral, credential: URLCredential(user: "ann", password: "s3cret", persistence: .none))
-        let wrong = URLSessionTransport(configuration: .ephemeral, credential: URLCredential(user: "ann", password: "nope", persistence: .none))
+        let right = URLSessionTransport(
+            configuration: .ephemeral, credential: URLCredential(user: "ann", password: "s3cret", persistence: .none))
+        let wrong = URLSessionTransport(
+            configuration: .ephemeral, credential: URLCredential(user: "ann", password: "nope", persistence: .none))
         right.setConfiguration(baseURL: try Httpbin.baseURL(), sharedHeaders: nil)
         wrong.setConfiguration(baseURL: try Httpbin.baseURL(), sharedHeaders: nil)
 

@@ -36,10 +36,13 @@ struct InterceptorEndToEndTests {
     @Test("a token that expires mid-run with 20 concurrent calls causes exactly one refresh", arguments: TransportKind.allCases)
     func tokenExpiry(kind: TransportKind) async throws {
         let validToken = Protected("old")
-        try await withServer(kind, respond: { request in
-            guard request.header("Authorization") == "Bearer \(validToken.value)" else { return .text("expired", status: 401) }
-            return .json(#"{"id":\#(request.pathSegments.last ?? "0")}"#)
-        }) { transport, server in
+        try await withServer(
+            kind,
+            respond: { request in
+                guard request.header("Authorization") == "Bearer \(validToken.value)" else { return .text("expired", status: 401) }
+                return .json(#"{"id":\#(request.pathSegments.last ?? "0")}"#)
+            }
+        ) { transport, server in
             // Given
             let refreshes = Protected(0)
             let store = BearerTokenStore(token: "old") { _ in
@@ -68,16 +71,21 @@ struct InterceptorEndToEndTests {
     @Test("a server that fails twice then succeeds takes three attempts", arguments: TransportKind.allCases)
     func failsTwice(kind: TransportKind) async throws {
         let attempts = Attempts()
-        try await withServer(kind, respond: { request in
-            attempts.next(request.target) <= 2 ? .text("busy", status: 503) : .json(#"{"id":7}"#)
-        }) { transport, server in
+        try await withServer(
+            kind,
+            respond: { request in
+                attempts.next(request.target) <= 2 ? .text("busy", status: 503) : .json(#"{"id":7}"#)
+            }
+        ) { transport, server in
             // Given
             let sleeps = Protected<[TimeInterval]>([])
             let api = Api(transport: transport)
-            api.interceptors = [RetryInterceptor(maxAttempts: 3, baseDelay: 0.05, maxDelay: 1) { seconds in
-                sleeps.mutate { $0.append(seconds) }
-                try await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
-            }]
+            api.interceptors = [
+                RetryInterceptor(maxAttempts: 3, baseDelay: 0.05, maxDelay: 1) { seconds in
+                    sleeps.mutate { $0.append(seconds) }
+                    try await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
+                }
+            ]
 
             // When
             let item = try await api.item(ItemRequest(id: 7))
@@ -107,11 +115,14 @@ struct InterceptorEndToEndTests {
     @Test("429 with Retry-After is waited for, then retried", arguments: TransportKind.allCases)
     func retryAfter(kind: TransportKind) async throws {
         let attempts = Attempts()
-        try await withServer(kind, respond: { request in
-            attempts.next(request.target) == 1
-                ? ScriptedResponse(status: 429, headers: [("Retry-After", "1")], body: Data("slow down".utf8))
-                : .json(#"{"id":1}"#)
-        }) { transport, server in
+        try await withServer(
+            kind,
+            respond: { request in
+                attempts.next(request.target) == 1
+                    ? ScriptedResponse(status: 429, headers: [("Retry-After", "1")], body: Data("slow down".utf8))
+                    : .json(#"{"id":1}"#)
+            }
+        ) { transport, server in
             // Given
             let sleeps = Protected<[TimeInterval]>([])
             let api = Api(transport: transport)
@@ -143,11 +154,18 @@ struct InterceptorEndToEndTests {
         }
     }
 
-    @Test("the log has method, target, status and duration, and each secret header and query value redacted", arguments: TransportKind.allCases)
+    @Test(
+        "the log has method, target, status and duration, and each secret header and query value redacted",
+        arguments: TransportKind.allCases)
     func logging(kind: TransportKind) async throws {
-        try await withServer(kind, respond: { _ in
-            ScriptedResponse(status: 200, headers: [("Content-Type", "application/json"), ("Set-Cookie", "session=server-secret")], body: Data(#"{"id":3}"#.utf8))
-        }) { transport, server in
+        try await withServer(
+            kind,
+            respond: { _ in
+                ScriptedResponse(
+                    status: 200, headers: [("Content-Type", "application/json"), ("Set-Cookie", "session=server-secret")],
+                    body: Data(#"{"id":3}"#.utf8))
+            }
+        ) { transport, server in
             // Given: the logger last, so every credential the interceptors add reaches it
             let entries = Protected<[HttpLogEntry]>([])
             let api = Api(transport: transport)
@@ -169,10 +187,11 @@ struct InterceptorEndToEndTests {
             #expect(received.target == "/items/3?api_key=query-secret&view=full")
             let entry = try #require(entries.value.first)
             let logged = Dictionary(uniqueKeysWithValues: entry.requestHeaders.map { ($0.name, $0.value) })
-            #expect(logged == [
-                "Authorization": "<redacted>", "Proxy-Authorization": "<redacted>", "Cookie": "<redacted>",
-                "X-Api-Key": "<redacted>", "X-Trace": "trace-1",
-            ])
+            #expect(
+                logged == [
+                    "Authorization": "<redacted>", "Proxy-Authorization": "<redacted>", "Cookie": "<redacted>",
+                    "X-Api-Key": "<redacted>", "X-Trace": "trace-1",
+                ])
             #expect(entry.responseHeaders.values(for: "Set-Cookie") == ["<redacted>"])
             #expect(entry.responseHeaders["Content-Type"] == "application/json")
             #expect(entry.target == "/items/3?api_key=<redacted>&view=full")

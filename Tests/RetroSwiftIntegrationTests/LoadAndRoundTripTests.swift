@@ -30,10 +30,13 @@ struct LoadAndRoundTripTests {
 
     @Test("500 calls from 50 concurrent tasks on one API instance, each answer matching its request", arguments: TransportKind.allCases)
     func load(kind: TransportKind) async throws {
-        try await withServer(kind, respond: { request in
-            let n = request.queryItems.first { $0.name == "n" }?.value ?? "-1"
-            return .json(#"{"n":\#(n),"path":"\#(request.encodedPath)"}"#)
-        }) { transport, server in
+        try await withServer(
+            kind,
+            respond: { request in
+                let n = request.queryItems.first { $0.name == "n" }?.value ?? "-1"
+                return .json(#"{"n":\#(n),"path":"\#(request.encodedPath)"}"#)
+            }
+        ) { transport, server in
             // Given
             let api = Api(transport: transport)
 
@@ -100,10 +103,12 @@ private enum RandomText {
     static func any(using generator: inout SeededGenerator) -> String {
         var text = ""
         repeat {
-            text = String(String.UnicodeScalarView((0..<Int.random(in: 1...24, using: &generator)).map { _ in
-                let pool = pools[Int.random(in: 0..<pools.count, using: &generator)]
-                return pool[Int.random(in: 0..<pool.count, using: &generator)]
-            }))
+            text = String(
+                String.UnicodeScalarView(
+                    (0..<Int.random(in: 1...24, using: &generator)).map { _ in
+                        let pool = pools[Int.random(in: 0..<pools.count, using: &generator)]
+                        return pool[Int.random(in: 0..<pool.count, using: &generator)]
+                    }))
         } while text == "." || text == ".."
         return text
     }

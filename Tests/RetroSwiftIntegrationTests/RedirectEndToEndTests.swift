@@ -2,10 +2,11 @@ import Foundation
 import RetroSwift
 import RetroSwiftTestServer
 import RetroSwiftURLSession
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 @Suite("End to end: redirects", .timeLimit(.minutes(1)))
 struct RedirectEndToEndTests {
@@ -52,15 +53,19 @@ struct RedirectEndToEndTests {
         let other = try await TestServer.start { _ in ScriptedResponse(status: 204) }
         let otherURL = other.baseURL.absoluteString
         do {
-            try await withServer(kind, sharedHeaders: ["Authorization": "Bearer shared", "X-Client": "app"], respond: { request in
-                let parts = request.encodedPath.split(separator: "/")
-                switch (parts.first, parts.last.flatMap { Int($0) }) {
-                case ("same", let status?): return ScriptedResponse(status: status, headers: [("Location", "/landed?from=same")])
-                case ("other", let status?): return ScriptedResponse(status: status, headers: [("Location", otherURL + "/landed?from=other")])
-                case ("loop", _): return ScriptedResponse(status: 302, headers: [("Location", "/loop")])
-                default: return ScriptedResponse(status: 204)
+            try await withServer(
+                kind, sharedHeaders: ["Authorization": "Bearer shared", "X-Client": "app"],
+                respond: { request in
+                    let parts = request.encodedPath.split(separator: "/")
+                    switch (parts.first, parts.last.flatMap { Int($0) }) {
+                    case ("same", let status?): return ScriptedResponse(status: status, headers: [("Location", "/landed?from=same")])
+                    case ("other", let status?):
+                        return ScriptedResponse(status: status, headers: [("Location", otherURL + "/landed?from=other")])
+                    case ("loop", _): return ScriptedResponse(status: 302, headers: [("Location", "/loop")])
+                    default: return ScriptedResponse(status: 204)
+                    }
                 }
-            }) { transport, origin in
+            ) { transport, origin in
                 let api = Api(transport: transport)
                 api.multipartBoundary = { "redirect-boundary" }
                 try await body(api, origin, other)
@@ -72,7 +77,9 @@ struct RedirectEndToEndTests {
         }
     }
 
-    private static let combinations = TransportKind.allCases.flatMap { kind in [307, 308].flatMap { status in ["same", "other"].map { (kind, status, $0) } } }
+    private static let combinations = TransportKind.allCases.flatMap { kind in
+        [307, 308].flatMap { status in ["same", "other"].map { (kind, status, $0) } }
+    }
 
     @Test("307 and 308 repeat the method and the exact body (JSON, form, multipart in memory and from a file)", arguments: combinations)
     func bodyRepeated(kind: TransportKind, status: Int, route: String) async throws {
@@ -87,8 +94,12 @@ struct RedirectEndToEndTests {
             // When
             _ = try await api.json(JsonRequest(route: route, status: status))
             _ = try await api.form(FormRequest(route: route, status: status))
-            let inMemory = try await api.upload(UploadRequest(route: route, status: status, file: .init(fileName: "a.txt", mimeType: "text/plain", content: Data("in memory".utf8))))
-            let fromFile = try await api.upload(UploadRequest(route: route, status: status, file: .init(fileName: "b.bin", mimeType: "application/octet-stream", fileURL: file)))
+            let inMemory = try await api.upload(
+                UploadRequest(
+                    route: route, status: status, file: .init(fileName: "a.txt", mimeType: "text/plain", content: Data("in memory".utf8))))
+            let fromFile = try await api.upload(
+                UploadRequest(
+                    route: route, status: status, file: .init(fileName: "b.bin", mimeType: "application/octet-stream", fileURL: file)))
 
             // Then: each request arrived twice, the same method and body both times
             let sent = origin.requests.filter { $0.encodedPath == "/\(route)/\(status)" }
@@ -108,7 +119,11 @@ struct RedirectEndToEndTests {
             // Credentials go along only to the same origin
             let credentials = landed.map { [$0.header("Authorization"), $0.header("Cookie")] }
             if route == "same" {
-                #expect(credentials == [["Bearer own-token", "session=1"], ["Bearer own-token", nil], ["Bearer shared", "session=1"], ["Bearer shared", "session=1"]])
+                #expect(
+                    credentials == [
+                        ["Bearer own-token", "session=1"], ["Bearer own-token", nil], ["Bearer shared", "session=1"],
+                        ["Bearer shared", "session=1"],
+                    ])
             } else {
                 #expect(credentials == Array(repeating: [nil, nil], count: 4))
             }

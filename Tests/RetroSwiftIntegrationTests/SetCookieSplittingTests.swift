@@ -1,6 +1,7 @@
 import Foundation
-@testable import RetroSwiftURLSession
 import Testing
+
+@testable import RetroSwiftURLSession
 
 /// URLSession joins repeated `Set-Cookie` fields with `, `; the transport splits them back. The joined text comes from
 /// a server, so the splitter gets a property test over generated cookies, attributes and dates.
@@ -44,9 +45,11 @@ struct SetCookieSplittingTests {
         #expect(split == cookies)
     }
 
-    @Test("a single cookie, with or without a date, is one value", arguments: [
-        "a=1", "a=", "id=a3fWa; Expires=Wed, 21 Oct 2015 07:28:00 GMT", "n=v; Path=/; Secure",
-    ])
+    @Test(
+        "a single cookie, with or without a date, is one value",
+        arguments: [
+            "a=1", "a=", "id=a3fWa; Expires=Wed, 21 Oct 2015 07:28:00 GMT", "n=v; Path=/; Secure",
+        ])
     func single(cookie: String) {
         #expect(SessionTaskRunner.splitSetCookie(cookie) == [cookie])
     }

@@ -28,13 +28,16 @@ struct StatusEndToEndTests {
 
     @Test("200 and 201 decode; 204 and HEAD satisfy Empty", arguments: TransportKind.allCases)
     func successes(kind: TransportKind) async throws {
-        try await withServer(kind, respond: { request in
-            switch request.method {
-            case "GET": return .json(#"{"name":"Ann"}"#)
-            case "POST": return .json(#"{"name":"Bob"}"#, status: 201)
-            default: return ScriptedResponse(status: 204)
+        try await withServer(
+            kind,
+            respond: { request in
+                switch request.method {
+                case "GET": return .json(#"{"name":"Ann"}"#)
+                case "POST": return .json(#"{"name":"Bob"}"#, status: 201)
+                default: return ScriptedResponse(status: 204)
+                }
             }
-        }) { transport, server in
+        ) { transport, server in
             // Given
             let api = Api(transport: transport)
 
@@ -106,11 +109,17 @@ struct StatusEndToEndTests {
             .map { (kind, $0) }
     }
 
-    @Test("a 401 challenge comes back promptly as HttpError or .errorResponse with its headers; no credential is sent", arguments: challenges)
+    @Test(
+        "a 401 challenge comes back promptly as HttpError or .errorResponse with its headers; no credential is sent", arguments: challenges)
     func challenge(kind: TransportKind, challenge: String) async throws {
-        try await withServer(kind, respond: Self.serving(
-            ScriptedResponse(status: 401, headers: [("WWW-Authenticate", challenge), ("Content-Type", "application/json")], body: Data(#"{"message":"who are you?"}"#.utf8))
-        )) { transport, server in
+        try await withServer(
+            kind,
+            respond: Self.serving(
+                ScriptedResponse(
+                    status: 401, headers: [("WWW-Authenticate", challenge), ("Content-Type", "application/json")],
+                    body: Data(#"{"message":"who are you?"}"#.utf8))
+            )
+        ) { transport, server in
             // Given
             let api = Api(transport: transport)
             // When (a transport that waited for an answer to the challenge would hit the suite's time limit)
@@ -137,9 +146,12 @@ struct StatusEndToEndTests {
         let cookies = ["id=a3fWa; Expires=Wed, 21 Oct 2015 07:28:00 GMT; Path=/", "theme=dark; Secure; HttpOnly", "lang=en-US"]
         let links = [#"<https://api.example/items?page=2>; rel="next""#, #"<https://api.example/items?page=9>; rel="last""#]
         let fields = cookies.map { ("Set-Cookie", $0) } + links.map { ("Link", $0) } + [("X-Foo", "a"), ("x-foo", "b")]
-        try await withServer(kind, respond: Self.serving(
-            ScriptedResponse(status: 200, headers: fields + [("Content-Type", "application/json")], body: Data(#"{"name":"Ann"}"#.utf8))
-        )) { transport, _ in
+        try await withServer(
+            kind,
+            respond: Self.serving(
+                ScriptedResponse(status: 200, headers: fields + [("Content-Type", "application/json")], body: Data(#"{"name":"Ann"}"#.utf8))
+            )
+        ) { transport, _ in
             // When
             let response = try await Api(transport: transport).userWithMetadata()
 

@@ -35,11 +35,14 @@ struct StreamingTests {
             api.multipartBoundary = { "stream-boundary" }
 
             // When
-            _ = try await api.upload(UploadRequest(title: "big", file: .init(fileName: "big.bin", mimeType: "application/octet-stream", fileURL: url)))
+            _ = try await api.upload(
+                UploadRequest(title: "big", file: .init(fileName: "big.bin", mimeType: "application/octet-stream", fileURL: url)))
 
             // Then
             let received = try #require(server.requests.first)
-            let head = Data("--stream-boundary\r\nContent-Disposition: form-data; name=\"title\"\r\n\r\nbig\r\n--stream-boundary\r\nContent-Disposition: form-data; name=\"file\"; filename=\"big.bin\"\r\nContent-Type: application/octet-stream\r\n\r\n".utf8)
+            let head = Data(
+                "--stream-boundary\r\nContent-Disposition: form-data; name=\"title\"\r\n\r\nbig\r\n--stream-boundary\r\nContent-Disposition: form-data; name=\"file\"; filename=\"big.bin\"\r\nContent-Type: application/octet-stream\r\n\r\n"
+                    .utf8)
             #expect(received.body.count == head.count + content.count + "\r\n--stream-boundary--\r\n".utf8.count)
             #expect(received.body == head + content + Data("\r\n--stream-boundary--\r\n".utf8))
         }
@@ -48,13 +51,16 @@ struct StreamingTests {
     @Test("DownloadedFile streams a 2xx body to a file; an error body still throws", arguments: TransportKind.allCases)
     func downloadToFile(kind: TransportKind) async throws {
         let content = Self.pattern(8 * 1024 * 1024)
-        try await withServer(kind, respond: { request in
-            switch request.target {
-            case "/download": ScriptedResponse(status: 200, headers: [("Content-Type", "application/octet-stream")], body: content)
-            case "/missing": .text("gone", status: 404)
-            default: ScriptedResponse(status: 410)
+        try await withServer(
+            kind,
+            respond: { request in
+                switch request.target {
+                case "/download": ScriptedResponse(status: 200, headers: [("Content-Type", "application/octet-stream")], body: content)
+                case "/missing": .text("gone", status: 404)
+                default: ScriptedResponse(status: 410)
+                }
             }
-        }) { transport, _ in
+        ) { transport, _ in
             // Given
             let api = Api(transport: transport)
 

@@ -4,8 +4,9 @@ import RetroSwiftTestServer
 import RetroSwiftTesting
 import RetroSwiftURLSession
 import Testing
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 @Suite("End to end: URLSessionTransport configuration, logging, cancellation and downloads", .timeLimit(.minutes(1)))
@@ -64,11 +65,14 @@ struct URLSessionTransportTests {
     func logger() async throws {
         // Given
         let server = try await TestServer.start { _ in
-            ScriptedResponse(status: 200, headers: [("Content-Type", "application/json"), ("Set-Cookie", "session=server-secret")], body: Data(#"{"id":3}"#.utf8))
+            ScriptedResponse(
+                status: 200, headers: [("Content-Type", "application/json"), ("Set-Cookie", "session=server-secret")],
+                body: Data(#"{"id":3}"#.utf8))
         }
         let lines = Protected<[String]>([])
         let transport = URLSessionTransport(configuration: .ephemeral) { line in lines.mutate { $0.append(line) } }
-        transport.setConfiguration(baseURL: server.baseURL, sharedHeaders: ["Authorization": "Bearer shared-secret", "Cookie": "c=cookie-secret"])
+        transport.setConfiguration(
+            baseURL: server.baseURL, sharedHeaders: ["Authorization": "Bearer shared-secret", "Cookie": "c=cookie-secret"])
 
         // When
         let item = try await Api(transport: transport).item(ItemRequest(id: 3, apiKey: "query-secret"))
@@ -100,7 +104,9 @@ struct URLSessionTransportTests {
         #expect(server.requests.first?.header("X-Shared") == "1")
     }
 
-    @Test("two domains configuring one transport differently make calls fail instead of reaching the wrong host", arguments: TransportKind.allCases)
+    @Test(
+        "two domains configuring one transport differently make calls fail instead of reaching the wrong host",
+        arguments: TransportKind.allCases)
     func conflictingConfigurations(kind: TransportKind) async throws {
         // Given
         let server = try await TestServer.start { _ in .json(#"{"id":1}"#) }
@@ -133,7 +139,9 @@ struct URLSessionTransportTests {
         try await withServer(.urlSession, respond: { _ in ScriptedResponse(behavior: .silent) }) { transport, server in
             let api = Api(transport: transport)
             api.multipartBoundary = { "cancel-boundary" }
-            let call = Task { try await api.upload(UploadRequest(file: .init(fileName: "a.bin", mimeType: "application/octet-stream", fileURL: source))) }
+            let call = Task {
+                try await api.upload(UploadRequest(file: .init(fileName: "a.bin", mimeType: "application/octet-stream", fileURL: source)))
+            }
             while server.requests.isEmpty { try await Task.sleep(nanoseconds: 5_000_000) }
             let multipartSize = try #require(server.requests.first?.bodyByteCount)
             #expect(multipartSize > content.count)
@@ -168,11 +176,14 @@ struct URLSessionTransportTests {
 
     @Test("a download cut off mid-body and a download slower than its timeout end in URLErrors", arguments: TransportKind.allCases)
     func downloadFaults(kind: TransportKind) async throws {
-        try await withServer(kind, respond: { request in
-            request.target == "/download"
-                ? ScriptedResponse(status: 200, body: Data(repeating: 1, count: 1_000), behavior: .closeMidResponse)
-                : ScriptedResponse(behavior: .silent)
-        }) { transport, _ in
+        try await withServer(
+            kind,
+            respond: { request in
+                request.target == "/download"
+                    ? ScriptedResponse(status: 200, body: Data(repeating: 1, count: 1_000), behavior: .closeMidResponse)
+                    : ScriptedResponse(behavior: .silent)
+            }
+        ) { transport, _ in
             // Given
             let api = Api(transport: transport)
 
@@ -189,9 +200,13 @@ struct URLSessionTransportTests {
     @Test("a streamed 20 MB body lands on disk byte for byte", arguments: TransportKind.allCases)
     func streamedDownload(kind: TransportKind) async throws {
         let byteCount = 20 * 1_048_576 + 123
-        try await withServer(kind, respond: { _ in
-            ScriptedResponse(status: 200, headers: [("Content-Type", "application/octet-stream")], behavior: .streamed(byteCount: byteCount))
-        }) { transport, _ in
+        try await withServer(
+            kind,
+            respond: { _ in
+                ScriptedResponse(
+                    status: 200, headers: [("Content-Type", "application/octet-stream")], behavior: .streamed(byteCount: byteCount))
+            }
+        ) { transport, _ in
             // When
             let file = try await Api(transport: transport).download()
             defer { try? FileManager.default.removeItem(at: file.url) }
@@ -209,18 +224,25 @@ struct URLSessionTransportTests {
         let content = Self.pattern(5 * 1_048_576, seed: 7)
         let source = try Self.temporaryFile(content)
         defer { try? FileManager.default.removeItem(at: source) }
-        try await withServer(kind, respond: { request in
-            ScriptedResponse(status: 200, headers: [("Content-Type", "application/octet-stream")], body: request.body)
-        }) { transport, server in
+        try await withServer(
+            kind,
+            respond: { request in
+                ScriptedResponse(status: 200, headers: [("Content-Type", "application/octet-stream")], body: request.body)
+            }
+        ) { transport, server in
             let api = Api(transport: transport)
             api.multipartBoundary = { "both-ways" }
 
             // When
-            let file = try await api.convert(UploadRequest(file: .init(fileName: "in.bin", mimeType: "application/octet-stream", fileURL: source)))
+            let file = try await api.convert(
+                UploadRequest(file: .init(fileName: "in.bin", mimeType: "application/octet-stream", fileURL: source)))
             defer { try? FileManager.default.removeItem(at: file.url) }
 
             // Then
-            let expected = Data("--both-ways\r\nContent-Disposition: form-data; name=\"file\"; filename=\"in.bin\"\r\nContent-Type: application/octet-stream\r\n\r\n".utf8)
+            let expected =
+                Data(
+                    "--both-ways\r\nContent-Disposition: form-data; name=\"file\"; filename=\"in.bin\"\r\nContent-Type: application/octet-stream\r\n\r\n"
+                        .utf8)
                 + content + Data("\r\n--both-ways--\r\n".utf8)
             #expect(server.requests.first?.body == expected)
             #expect(try Data(contentsOf: file.url) == expected)

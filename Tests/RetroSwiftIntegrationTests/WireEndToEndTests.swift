@@ -65,8 +65,9 @@ struct WireEndToEndTests {
             // Then
             let received = try #require(server.requests.first)
             #expect(received.method == "GET")
-            #expect(received.target == "/api/v2/items/a%2Fb%3Fc%23d%25e%20f%20%C3%A9%F0%9F%98%80"
-                + "?fixed=1&text=a%2Bb%26c%3Dd%23e%20f&tag=x&tag=y%20z&since=1700000000500&archived=true&sort=new%20est")
+            #expect(
+                received.target == "/api/v2/items/a%2Fb%3Fc%23d%25e%20f%20%C3%A9%F0%9F%98%80"
+                    + "?fixed=1&text=a%2Bb%26c%3Dd%23e%20f&tag=x&tag=y%20z&since=1700000000500&archived=true&sort=new%20est")
             #expect(received.pathSegments.last == "a/b?c#d%e f é😀")
             #expect(received.queryItems.map(\.value) == ["1", "a+b&c=d#e f", "x", "y z", "1700000000500", "true", "new est"])
             #expect(received.header("X-Account-Id") == "acc")
@@ -105,7 +106,9 @@ struct WireEndToEndTests {
             // Then
             let received = try #require(server.requests.first)
             #expect(received.header("Content-Type") == "application/x-www-form-urlencoded; charset=utf-8")
-            #expect(String(decoding: received.body, as: UTF8.self) == "user=ann%40example.com&pass+word=p%26s%3Ds+%2B1&scopes=read&scopes=write")
+            #expect(
+                String(decoding: received.body, as: UTF8.self) == "user=ann%40example.com&pass+word=p%26s%3Ds+%2B1&scopes=read&scopes=write"
+            )
             #expect(received.formItems.map(\.value) == ["ann@example.com", "p&s=s +1", "read", "write"])
         }
     }
@@ -119,13 +122,18 @@ struct WireEndToEndTests {
             let content = Data((0...255).map(UInt8.init) + [0x0D, 0x0A, 0x2D, 0x2D])
 
             // When
-            _ = try await api.upload(UploadRequest(modelId: "scribe_v1", file: .init(fileName: "a \"b\".bin", mimeType: "application/octet-stream", content: content)))
+            _ = try await api.upload(
+                UploadRequest(
+                    modelId: "scribe_v1", file: .init(fileName: "a \"b\".bin", mimeType: "application/octet-stream", content: content)))
 
             // Then
             let received = try #require(server.requests.first)
             #expect(received.header("Content-Type") == "multipart/form-data; boundary=test-boundary")
-            let expected = Data("--test-boundary\r\nContent-Disposition: form-data; name=\"model_id\"\r\n\r\nscribe_v1\r\n".utf8)
-                + Data("--test-boundary\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a %22b%22.bin\"\r\nContent-Type: application/octet-stream\r\n\r\n".utf8)
+            let expected =
+                Data("--test-boundary\r\nContent-Disposition: form-data; name=\"model_id\"\r\n\r\nscribe_v1\r\n".utf8)
+                + Data(
+                    "--test-boundary\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a %22b%22.bin\"\r\nContent-Type: application/octet-stream\r\n\r\n"
+                        .utf8)
                 + content + Data("\r\n--test-boundary--\r\n".utf8)
             #expect(received.body == expected)
             #expect(received.header("Content-Length") == "\(expected.count)")
@@ -134,9 +142,12 @@ struct WireEndToEndTests {
 
     @Test("a JSON body is sent and a JSON response decoded, dates as epoch milliseconds", arguments: TransportKind.allCases)
     func json(kind: TransportKind) async throws {
-        try await withServer(kind, respond: { request in
-            ScriptedResponse(status: 200, headers: [("Content-Type", "application/json")], body: request.body)
-        }) { transport, server in
+        try await withServer(
+            kind,
+            respond: { request in
+                ScriptedResponse(status: 200, headers: [("Content-Type", "application/json")], body: request.body)
+            }
+        ) { transport, server in
             // Given
             let api = Api(transport: transport)
             let note = Note(text: "héllo \"world\"", at: Date(timeIntervalSince1970: 1.25))
@@ -158,10 +169,14 @@ struct WireEndToEndTests {
         arguments: TransportKind.allCases
     )
     func wholeMillisecondDates(kind: TransportKind) async throws {
-        try await withServer(kind, respond: { request in
-            let body = request.method == "PUT" ? #"{"text":"t","at":1700000000123.9}"# : ""
-            return ScriptedResponse(status: request.method == "PUT" ? 200 : 204, headers: [("Content-Type", "application/json")], body: Data(body.utf8))
-        }) { transport, server in
+        try await withServer(
+            kind,
+            respond: { request in
+                let body = request.method == "PUT" ? #"{"text":"t","at":1700000000123.9}"# : ""
+                return ScriptedResponse(
+                    status: request.method == "PUT" ? 200 : 204, headers: [("Content-Type", "application/json")], body: Data(body.utf8))
+            }
+        ) { transport, server in
             // Given: a date with sub-millisecond precision, as `Date()` usually has
             let api = Api(transport: transport)
             let at = Date(timeIntervalSince1970: 1_700_000_000.123_456)

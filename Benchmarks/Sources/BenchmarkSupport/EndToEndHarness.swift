@@ -5,8 +5,9 @@ import RetroSwift
 import RetroSwiftAsyncHTTPClient
 import RetroSwiftTestServer
 import RetroSwiftURLSession
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// The two calls measured end to end.
@@ -58,7 +59,8 @@ public final class E2EHarness: Sendable {
     let payloadData: Data
 
     init() async throws {
-        let payload = E2EPayload(items: (0..<12).map { Catalog.Item(id: $0, name: "Item number \($0)", price: 1.25, available: true, tags: ["a", "b"]) })
+        let payload = E2EPayload(
+            items: (0..<12).map { Catalog.Item(id: $0, name: "Item number \($0)", price: 1.25, available: true, tags: ["a", "b"]) })
         let payloadData = try JSONEncoder().encode(payload)
         server = try await TestServer.start(recordingBodies: false) { request in
             request.method == "GET"
@@ -104,7 +106,11 @@ public final class E2EHarness: Sendable {
         }
         let (data, response) = try await session.data(for: request)
         guard (response as? HTTPURLResponse)?.statusCode == 200 else { throw URLError(.badServerResponse) }
-        if operation == .get { consume(try JSONDecoder().decode(E2EPayload.self, from: data)) } else { consume(try JSONDecoder().decode(E2EAck.self, from: data)) }
+        if operation == .get {
+            consume(try JSONDecoder().decode(E2EPayload.self, from: data))
+        } else {
+            consume(try JSONDecoder().decode(E2EAck.self, from: data))
+        }
     }
 
     private func rawAsyncHTTPClient(_ operation: E2EOperation) async throws {
@@ -117,7 +123,11 @@ public final class E2EHarness: Sendable {
         let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
         guard response.status.code == 200 else { throw URLError(.badServerResponse) }
         let body = Data(try await response.body.collect(upTo: 1 << 20).readableBytesView)
-        if operation == .get { consume(try JSONDecoder().decode(E2EPayload.self, from: body)) } else { consume(try JSONDecoder().decode(E2EAck.self, from: body)) }
+        if operation == .get {
+            consume(try JSONDecoder().decode(E2EPayload.self, from: body))
+        } else {
+            consume(try JSONDecoder().decode(E2EAck.self, from: body))
+        }
     }
 }
 

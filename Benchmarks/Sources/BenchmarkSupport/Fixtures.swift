@@ -1,7 +1,8 @@
 import Foundation
 import RetroSwift
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// The 6-field request of the benchmark: 2 path, 2 query, 1 header, 1 JSON body.
@@ -56,9 +57,10 @@ public struct Catalog: Codable, Sendable {
     public var items: [Item]
 
     public static func json(items count: Int) -> Data {
-        let catalog = Catalog(items: (0..<count).map {
-            Item(id: $0, name: "Item number \($0)", price: Double($0) * 1.25, available: $0 % 2 == 0, tags: ["a", "b\($0 % 7)"])
-        })
+        let catalog = Catalog(
+            items: (0..<count).map {
+                Item(id: $0, name: "Item number \($0)", price: Double($0) * 1.25, available: $0 % 2 == 0, tags: ["a", "b\($0 % 7)"])
+            })
         return try! JSONEncoder().encode(catalog)
     }
 }
@@ -113,7 +115,9 @@ public enum HandWritten {
         return set
     }()
 
-    public static func updateEntry(teamId: String, entryId: Int, page: Int, sort: String, accountId: String, entry: Entry, encoder: JSONEncoder) throws -> URLRequest {
+    public static func updateEntry(
+        teamId: String, entryId: Int, page: Int, sort: String, accountId: String, entry: Entry, encoder: JSONEncoder
+    ) throws -> URLRequest {
         var components = URLComponents(string: "https://api.example.com/v2")!
         let team = teamId.addingPercentEncoding(withAllowedCharacters: segmentAllowed)!
         components.percentEncodedPath += "/teams/\(team)/entries/\(entryId)"

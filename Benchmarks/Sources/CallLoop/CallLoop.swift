@@ -17,7 +17,7 @@ guard arguments.count == 3, let iterations = Int(arguments[2]), let run = CallLo
 let finished = DispatchSemaphore(value: 0)
 Task.detached {
     do {
-        try await run(20) // warm-up: the plan, metadata and conformance caches
+        try await run(20)  // warm-up: the plan, metadata and conformance caches
         try await run(iterations)
     } catch {
         FileHandle.standardError.write(Data("call-loop: \(error)\n".utf8))
@@ -38,9 +38,11 @@ enum CallLoop {
             encoder.dateEncodingStrategy = .millisecondsSince1970
             return { count in
                 for _ in 0..<count {
-                    keep(try HandWritten.updateEntry(
-                        teamId: "team alpha", entryId: 42, page: 3, sort: "-created at", accountId: "acc_1", entry: entry, encoder: encoder
-                    ))
+                    keep(
+                        try HandWritten.updateEntry(
+                            teamId: "team alpha", entryId: 42, page: 3, sort: "-created at", accountId: "acc_1", entry: entry,
+                            encoder: encoder
+                        ))
                 }
             }
         case "retroswift":
@@ -56,9 +58,11 @@ enum CallLoop {
                 for _ in 0..<count { keep(try JSONDecoder().decode(Catalog.self, from: body)) }
             }
         case "retroswift-1k":
-            let api = BenchmarkApi(transport: CannedTransport(response: HttpOperationResult(
-                statusCode: 200, headers: ["Content-Type": "application/json"], body: body
-            )))
+            let api = BenchmarkApi(
+                transport: CannedTransport(
+                    response: HttpOperationResult(
+                        statusCode: 200, headers: ["Content-Type": "application/json"], body: body
+                    )))
             return { count in
                 for _ in 0..<count { keep(try await api.catalog()) }
             }

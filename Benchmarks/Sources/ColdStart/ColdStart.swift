@@ -29,16 +29,19 @@ struct ColdStart: AsyncParsableCommand {
                 let (domain, _) = ColdApis.make(size: 200, transport: InProcessTransport())
                 let start = clock.now
                 try domain.validateEndpoints()
-                print("validateEndpoints() of 200 endpoints, \(attempt == 1 ? "first in the process" : "again"): \(Self.format(clock.now - start))")
+                print(
+                    "validateEndpoints() of 200 endpoints, \(attempt == 1 ? "first in the process" : "again"): \(Self.format(clock.now - start))"
+                )
             }
             return
         }
         // One-time costs of the process (first JSON encoding, first URLRequest), not of an endpoint.
         let warmup = BenchmarkApi(transport: InProcessTransport())
         for _ in 0..<50 {
-            _ = try await warmup.updateEntry(UpdateEntryRequest(
-                teamId: "t", entryId: 1, page: 1, sortOrder: "s", accountId: "a", entry: entry
-            ))
+            _ = try await warmup.updateEntry(
+                UpdateEntryRequest(
+                    teamId: "t", entryId: 1, page: 1, sortOrder: "s", accountId: "a", entry: entry
+                ))
         }
         print("| API size | warm call (median) | first call minus warm: median | p90 | max |")
         print("| --- | --- | --- | --- | --- |")

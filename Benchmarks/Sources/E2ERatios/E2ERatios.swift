@@ -17,7 +17,9 @@ struct E2ERatios: AsyncParsableCommand {
 
     func run() async throws {
         let harness = try await E2EHarness.shared.value
-        print("| call | tasks | RetroSwift + URLSessionTransport / raw URLSession | RetroSwift + AsyncHTTPClientTransport / raw async-http-client | AsyncHTTPClientTransport / URLSessionTransport |")
+        print(
+            "| call | tasks | RetroSwift + URLSessionTransport / raw URLSession | RetroSwift + AsyncHTTPClientTransport / raw async-http-client | AsyncHTTPClientTransport / URLSessionTransport |"
+        )
         print("| --- | --- | --- | --- | --- |")
         for tasks in [1, 32] {
             for operation in E2EOperation.allCases {

@@ -41,9 +41,11 @@ struct InProcessRatios: AsyncParsableCommand {
         let bodies = [("12 B", 0, batch, rounds), ("1 KB", 12, batch, rounds), ("1 MB", 11_500, 1, max(1, rounds / 10))]
         for (label, items, batch, rounds) in bodies {
             let body = Catalog.json(items: items)
-            let api = BenchmarkApi(transport: CannedTransport(response: HttpOperationResult(
-                statusCode: 200, headers: ["Content-Type": "application/json"], body: body
-            )))
+            let api = BenchmarkApi(
+                transport: CannedTransport(
+                    response: HttpOperationResult(
+                        statusCode: 200, headers: ["Content-Type": "application/json"], body: body
+                    )))
             let times = try await compare("response decoding \(label) (\(body.count) bytes)", batch: batch, rounds: rounds) {
                 _ = try JSONDecoder().decode(Catalog.self, from: body)
             } retroSwift: {

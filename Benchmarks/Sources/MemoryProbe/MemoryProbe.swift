@@ -4,8 +4,9 @@ import RetroSwift
 import RetroSwiftAsyncHTTPClient
 import RetroSwiftTestServer
 import RetroSwiftURLSession
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Measures peak resident memory of large uploads and downloads through RetroSwift, one transfer per process so
@@ -51,22 +52,24 @@ final class TransferApi: Domain, @unchecked Sendable {
 func peakResidentMiB() -> Double {
     var usage = rusage()
     #if os(Linux)
-    getrusage(RUSAGE_SELF.rawValue, &usage)
-    return Double(usage.ru_maxrss) / 1_024
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        return Double(usage.ru_maxrss) / 1_024
     #else
-    getrusage(RUSAGE_SELF, &usage)
-    return Double(usage.ru_maxrss) / 1_048_576
+        getrusage(RUSAGE_SELF, &usage)
+        return Double(usage.ru_maxrss) / 1_048_576
     #endif
 }
 
 struct Serve: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Serve /upload and /download on 127.0.0.1; prints the port, runs until killed.")
+    static let configuration = CommandConfiguration(
+        abstract: "Serve /upload and /download on 127.0.0.1; prints the port, runs until killed.")
 
     func run() async throws {
         let server = try await TestServer.start(recordingBodies: false) { request in
             if request.method == "POST" { return .json(#"{"bytes":\#(request.bodyByteCount)}"#) }
             let bytes = Int(request.queryItems.first { $0.name == "bytes" }?.value ?? "0") ?? 0
-            return ScriptedResponse(status: 200, headers: [("Content-Type", "application/octet-stream")], behavior: .streamed(byteCount: bytes))
+            return ScriptedResponse(
+                status: 200, headers: [("Content-Type", "application/octet-stream")], behavior: .streamed(byteCount: bytes))
         }
         // A write straight to the file descriptor, unbuffered, so the script sees the port at once.
         FileHandle.standardOutput.write(Data("\(server.port)\n".utf8))
@@ -89,7 +92,9 @@ struct Upload: AsyncParsableCommand {
         let api = TransferApi(transport: transport.make(port: port))
         let received = try await api.upload(.init(file: .init(fileName: "big.bin", mimeType: "application/octet-stream", fileURL: url)))
         guard received.bytes > megabytes * 1_048_576 else { throw ValidationError("server received only \(received.bytes) bytes") }
-        print("upload \(megabytes) MB via \(transport.rawValue): server received \(received.bytes) bytes; peak RSS \(Int(peakResidentMiB())) MiB (\(Int(before)) MiB before the transfer)")
+        print(
+            "upload \(megabytes) MB via \(transport.rawValue): server received \(received.bytes) bytes; peak RSS \(Int(peakResidentMiB())) MiB (\(Int(before)) MiB before the transfer)"
+        )
     }
 
     /// Writes the file 1 MiB at a time so making it does not raise the peak we measure.
@@ -116,6 +121,8 @@ struct Download: AsyncParsableCommand {
         defer { try? FileManager.default.removeItem(at: file.url) }
         let size = (try FileManager.default.attributesOfItem(atPath: file.url.path)[.size] as? NSNumber)?.intValue ?? 0
         guard size == megabytes * 1_048_576 else { throw ValidationError("downloaded \(size) bytes") }
-        print("download \(megabytes) MB via \(transport.rawValue): \(size) bytes on disk; peak RSS \(Int(peakResidentMiB())) MiB (\(Int(before)) MiB before the transfer)")
+        print(
+            "download \(megabytes) MB via \(transport.rawValue): \(size) bytes on disk; peak RSS \(Int(peakResidentMiB())) MiB (\(Int(before)) MiB before the transfer)"
+        )
     }
 }

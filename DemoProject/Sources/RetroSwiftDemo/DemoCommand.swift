@@ -26,7 +26,9 @@ struct DemoCommand: AsyncParsableCommand {
     var bandsintown: String?
 
     func validate() throws {
-        if let baseURL, URL(string: baseURL)?.host == nil { throw ValidationError("--base-url must be an absolute URL such as http://127.0.0.1:8080") }
+        if let baseURL, URL(string: baseURL)?.host == nil {
+            throw ValidationError("--base-url must be an absolute URL such as http://127.0.0.1:8080")
+        }
         if !(1...1_024).contains(uploadMB) { throw ValidationError("--upload-mb must be between 1 and 1024") }
     }
 
@@ -37,7 +39,8 @@ struct DemoCommand: AsyncParsableCommand {
             do {
                 try await BandsInTownWalkthrough(api: api, artist: artist).run()
             } catch let error as URLError {
-                FileHandle.standardError.write(Data("error: cannot reach rest.bandsintown.com; --bandsintown needs internet (\(error.localizedDescription))\n".utf8))
+                FileHandle.standardError.write(
+                    Data("error: cannot reach rest.bandsintown.com; --bandsintown needs internet (\(error.localizedDescription))\n".utf8))
                 throw ExitCode.failure
             }
             return

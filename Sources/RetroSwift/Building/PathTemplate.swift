@@ -27,16 +27,20 @@ struct PathTemplate: Sendable {
     static func parse(_ template: String) -> Result<PathTemplate, ProblemList> {
         var problems: [Problem] = []
         guard template.hasPrefix("/") else {
-            return .failure(ProblemList(items: [Problem(
-                problem: "path template '\(template)' does not start with '/'",
-                fix: "write the path relative to the base URL, starting with '/', for example '/\(template)'"
-            )]))
+            return .failure(
+                ProblemList(items: [
+                    Problem(
+                        problem: "path template '\(template)' does not start with '/'",
+                        fix: "write the path relative to the base URL, starting with '/', for example '/\(template)'"
+                    )
+                ]))
         }
         if template.contains("#") {
-            problems.append(Problem(
-                problem: "path template '\(template)' contains a fragment ('#')",
-                fix: "remove it; fragments are never sent to the server"
-            ))
+            problems.append(
+                Problem(
+                    problem: "path template '\(template)' contains a fragment ('#')",
+                    fix: "remove it; fragments are never sent to the server"
+                ))
         }
         let parts = template.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
         let path = String(parts[0])
@@ -45,25 +49,28 @@ struct PathTemplate: Sendable {
         problems += pathProblems
         if let query {
             if query.contains("{") || query.contains("}") {
-                problems.append(Problem(
-                    problem: "path template '\(template)' has a placeholder in its query",
-                    fix: "remove it from the template and declare a @Query field instead"
-                ))
+                problems.append(
+                    Problem(
+                        problem: "path template '\(template)' has a placeholder in its query",
+                        fix: "remove it from the template and declare a @Query field instead"
+                    ))
             } else if !PercentEncoding.isValidEncoded(query.replacingOccurrences(of: "#", with: ""), allowing: literalQuery) {
-                problems.append(Problem(
-                    problem: "the query '\(query)' of path template '\(template)' has characters that must be percent-encoded",
-                    fix: "percent-encode them in the template, or declare @Query fields instead"
-                ))
+                problems.append(
+                    Problem(
+                        problem: "the query '\(query)' of path template '\(template)' has characters that must be percent-encoded",
+                        fix: "percent-encode them in the template, or declare @Query fields instead"
+                    ))
             }
         }
         guard problems.isEmpty else { return .failure(ProblemList(items: problems)) }
         var names: [String] = []
         for case .placeholder(let name) in pieces where !names.contains(name) { names.append(name) }
         let staticQuery = query.flatMap { $0.isEmpty ? nil : $0 }
-        return .success(PathTemplate(
-            pieces: pieces, placeholders: names, staticQuery: staticQuery,
-            staticQueryItems: staticQuery.map(decodedItems) ?? []
-        ))
+        return .success(
+            PathTemplate(
+                pieces: pieces, placeholders: names, staticQuery: staticQuery,
+                staticQueryItems: staticQuery.map(decodedItems) ?? []
+            ))
     }
 
     struct ProblemList: Error {
@@ -96,10 +103,11 @@ struct PathTemplate: Sendable {
         if placeholder != nil { return (pieces, [unbalanced(template)]) }
         if !literal.isEmpty { pieces.append(.literal(literal)) }
         for case .literal(let text) in pieces where !PercentEncoding.isValidEncoded(text, allowing: literalPath) {
-            problems.append(Problem(
-                problem: "path template '\(template)' has characters that must be percent-encoded in '\(text)'",
-                fix: "percent-encode them in the template, or pass the value through a @Path field"
-            ))
+            problems.append(
+                Problem(
+                    problem: "path template '\(template)' has characters that must be percent-encoded in '\(text)'",
+                    fix: "percent-encode them in the template, or pass the value through a @Path field"
+                ))
         }
         return (pieces, problems)
     }

@@ -65,7 +65,8 @@ struct RequestBuilder {
     private func planMismatch(_ type: Any.Type) -> RequestError {
         RequestError(
             .invalidValue, endpoint: plan.endpoint,
-            reason: "a value of type \(type) does not match the plan made for its type; nothing was sent (please report this RetroSwift bug)"
+            reason:
+                "a value of type \(type) does not match the plan made for its type; nothing was sent (please report this RetroSwift bug)"
         )
     }
 

@@ -34,7 +34,8 @@ public struct Endpoint<Method: EndpointMethod, Signature>: Sendable {
         _ path: String, timeout: TimeInterval? = nil, headers: [String: String] = [:],
         formEncoding: FormEncoding = .automatic, redirects: RedirectPolicy? = nil
     ) where Signature == (Request) async throws -> Response {
-        self.init(path, timeout, headers, formEncoding, redirects, request: Request.self, response: Response.self) { domain, key, state, declaration in
+        self.init(path, timeout, headers, formEncoding, redirects, request: Request.self, response: Response.self) {
+            domain, key, state, declaration in
             { request in try await EndpointCall.perform(domain, key, state, declaration, request) }
         }
     }
@@ -51,7 +52,8 @@ public struct Endpoint<Method: EndpointMethod, Signature>: Sendable {
         _ path: String, timeout: TimeInterval? = nil, headers: [String: String] = [:],
         formEncoding: FormEncoding = .automatic, redirects: RedirectPolicy? = nil
     ) where Signature == () async throws -> Response {
-        self.init(path, timeout, headers, formEncoding, redirects, request: Void.self, response: Response.self) { domain, key, state, declaration in
+        self.init(path, timeout, headers, formEncoding, redirects, request: Void.self, response: Response.self) {
+            domain, key, state, declaration in
             { try await EndpointCall.perform(domain, key, state, declaration, ()) }
         }
     }
@@ -69,8 +71,10 @@ public struct Endpoint<Method: EndpointMethod, Signature>: Sendable {
         _ path: String, timeout: TimeInterval? = nil, headers: [String: String] = [:],
         formEncoding: FormEncoding = .automatic, redirects: RedirectPolicy? = nil
     ) where Signature == @Sendable (Request) async throws -> Response {
-        self.init(path, timeout, headers, formEncoding, redirects, request: Request.self, response: Response.self) { domain, key, state, declaration in
-            let key = PlanKey(key), domain = SendableDomain(domain)
+        self.init(path, timeout, headers, formEncoding, redirects, request: Request.self, response: Response.self) {
+            domain, key, state, declaration in
+            let key = PlanKey(key)
+            let domain = SendableDomain(domain)
             return { @Sendable request in try await EndpointCall.perform(domain.domain, key.path, state, declaration, request) }
         }
     }
@@ -87,8 +91,10 @@ public struct Endpoint<Method: EndpointMethod, Signature>: Sendable {
         _ path: String, timeout: TimeInterval? = nil, headers: [String: String] = [:],
         formEncoding: FormEncoding = .automatic, redirects: RedirectPolicy? = nil
     ) where Signature == @Sendable () async throws -> Response {
-        self.init(path, timeout, headers, formEncoding, redirects, request: Void.self, response: Response.self) { domain, key, state, declaration in
-            let key = PlanKey(key), domain = SendableDomain(domain)
+        self.init(path, timeout, headers, formEncoding, redirects, request: Void.self, response: Response.self) {
+            domain, key, state, declaration in
+            let key = PlanKey(key)
+            let domain = SendableDomain(domain)
             return { @Sendable in try await EndpointCall.perform(domain.domain, key.path, state, declaration, ()) }
         }
     }
@@ -106,7 +112,8 @@ public struct Endpoint<Method: EndpointMethod, Signature>: Sendable {
         _ path: String, timeout: TimeInterval? = nil, headers: [String: String] = [:],
         formEncoding: FormEncoding = .automatic, redirects: RedirectPolicy? = nil
     ) where Signature == nonisolated(nonsending) (Request) async throws -> Response {
-        self.init(path, timeout, headers, formEncoding, redirects, request: Request.self, response: Response.self) { domain, key, state, declaration in
+        self.init(path, timeout, headers, formEncoding, redirects, request: Request.self, response: Response.self) {
+            domain, key, state, declaration in
             { request in try await EndpointCall.perform(domain, key, state, declaration, request) }
         }
     }
@@ -123,7 +130,8 @@ public struct Endpoint<Method: EndpointMethod, Signature>: Sendable {
         _ path: String, timeout: TimeInterval? = nil, headers: [String: String] = [:],
         formEncoding: FormEncoding = .automatic, redirects: RedirectPolicy? = nil
     ) where Signature == nonisolated(nonsending) () async throws -> Response {
-        self.init(path, timeout, headers, formEncoding, redirects, request: Void.self, response: Response.self) { domain, key, state, declaration in
+        self.init(path, timeout, headers, formEncoding, redirects, request: Void.self, response: Response.self) {
+            domain, key, state, declaration in
             { try await EndpointCall.perform(domain, key, state, declaration, ()) }
         }
     }
@@ -140,8 +148,10 @@ public struct Endpoint<Method: EndpointMethod, Signature>: Sendable {
         _ path: String, timeout: TimeInterval? = nil, headers: [String: String] = [:],
         formEncoding: FormEncoding = .automatic, redirects: RedirectPolicy? = nil
     ) where Signature == nonisolated(nonsending) @Sendable (Request) async throws -> Response {
-        self.init(path, timeout, headers, formEncoding, redirects, request: Request.self, response: Response.self) { domain, key, state, declaration in
-            let key = PlanKey(key), domain = SendableDomain(domain)
+        self.init(path, timeout, headers, formEncoding, redirects, request: Request.self, response: Response.self) {
+            domain, key, state, declaration in
+            let key = PlanKey(key)
+            let domain = SendableDomain(domain)
             return { @Sendable request in try await EndpointCall.perform(domain.domain, key.path, state, declaration, request) }
         }
     }
@@ -158,8 +168,10 @@ public struct Endpoint<Method: EndpointMethod, Signature>: Sendable {
         _ path: String, timeout: TimeInterval? = nil, headers: [String: String] = [:],
         formEncoding: FormEncoding = .automatic, redirects: RedirectPolicy? = nil
     ) where Signature == nonisolated(nonsending) @Sendable () async throws -> Response {
-        self.init(path, timeout, headers, formEncoding, redirects, request: Void.self, response: Response.self) { domain, key, state, declaration in
-            let key = PlanKey(key), domain = SendableDomain(domain)
+        self.init(path, timeout, headers, formEncoding, redirects, request: Void.self, response: Response.self) {
+            domain, key, state, declaration in
+            let key = PlanKey(key)
+            let domain = SendableDomain(domain)
             return { @Sendable in try await EndpointCall.perform(domain.domain, key.path, state, declaration, ()) }
         }
     }

@@ -46,7 +46,9 @@ extension HttpRequestParams {
         case nil:
             break
         case .data(let data)?:
-            words += ["--data-binary", Self.quoted(String(data: data, encoding: .utf8) ?? "@<\(data.count) bytes that are not UTF-8 text>")]
+            words += [
+                "--data-binary", Self.quoted(String(data: data, encoding: .utf8) ?? "@<\(data.count) bytes that are not UTF-8 text>"),
+            ]
         case .multipart(let form)?:
             for part in form.parts {
                 words += Self.curlWords(for: part)
@@ -72,7 +74,8 @@ extension HttpRequestParams {
     private static func fileAttributes(_ part: MultipartFormBody.Part) -> String {
         var text = ""
         if let fileName = part.fileName {
-            text += ";filename=\"" + fileName.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+            text +=
+                ";filename=\"" + fileName.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
         }
         if let mimeType = part.mimeType { text += ";type=\(mimeType)" }
         return text

@@ -41,12 +41,15 @@ public struct LoggingInterceptor: Interceptor {
         }
     }
 
-    private func entry(_ request: HttpRequestParams, response: HttpOperationResult?, error: (any Error)?, duration: Duration) -> HttpLogEntry {
+    private func entry(_ request: HttpRequestParams, response: HttpOperationResult?, error: (any Error)?, duration: Duration)
+        -> HttpLogEntry
+    {
         HttpLogEntry(
             endpoint: request.endpoint, method: request.method, target: queryRedaction.redact(request.encodedPathAndQuery),
             requestHeaders: request.headers.map { HttpHeader(name: $0.name, value: redact($0.name, $0.value)) },
             statusCode: response?.statusCode,
-            responseHeaders: HttpHeaderFields((response?.headers ?? [:]).map { HttpHeader(name: $0.name, value: redact($0.name, $0.value)) }),
+            responseHeaders: HttpHeaderFields(
+                (response?.headers ?? [:]).map { HttpHeader(name: $0.name, value: redact($0.name, $0.value)) }),
             duration: duration, error: error?.localizedDescription
         )
     }

@@ -55,7 +55,9 @@ enum RedirectFollower {
     }
 
     /// Headers that describe a body, dropped with it (the Fetch standard's request-body-header names).
-    private static let bodyHeaders: Set<String> = ["content-type", "content-length", "content-encoding", "content-language", "content-location"]
+    private static let bodyHeaders: Set<String> = [
+        "content-type", "content-length", "content-encoding", "content-language", "content-location",
+    ]
 
     /// The absolute URL `location` points to, or a ``RequestError`` when it may not be followed.
     private static func target(
@@ -69,11 +71,12 @@ enum RedirectFollower {
             throw refused("more than \(policy.maximumRedirects) redirects; the last was \(result.statusCode) to '\(location)'")
         }
         guard let resolved = URL(string: encodedLocation(location), relativeTo: result.url)?.absoluteURL,
-              var components = URLComponents(url: resolved, resolvingAgainstBaseURL: false),
-              let scheme = components.scheme?.lowercased(), components.host?.isEmpty == false
+            var components = URLComponents(url: resolved, resolvingAgainstBaseURL: false),
+            let scheme = components.scheme?.lowercased(), components.host?.isEmpty == false
         else {
             let from = result.url.map { " from \($0.absoluteString)" } ?? " (the transport did not report the URL it requested)"
-            throw refused("the \(result.statusCode) redirect's Location '\(location)' is not an absolute URL or one relative to the response\(from)")
+            throw refused(
+                "the \(result.statusCode) redirect's Location '\(location)' is not an absolute URL or one relative to the response\(from)")
         }
         guard scheme == "http" || scheme == "https" else {
             throw refused("the \(result.statusCode) redirect leads to '\(location)'; only http and https are followed")

@@ -3,7 +3,8 @@
 package enum HeaderName {
     /// Whether two field names are the same name.
     package static func matches(_ lhs: String, _ rhs: String) -> Bool {
-        let lhs = lhs.utf8, rhs = rhs.utf8
+        let lhs = lhs.utf8
+        let rhs = rhs.utf8
         guard lhs.count == rhs.count else { return false }
         return zip(lhs, rhs).allSatisfy { asciiLower($0) == asciiLower($1) }
     }

@@ -74,7 +74,7 @@ public final class HttpTransportConfigurationStore: Sendable {
 
     private static func problem(in configuration: HttpTransportConfiguration) -> String? {
         guard let scheme = configuration.baseURL.scheme?.lowercased(), scheme == "http" || scheme == "https",
-              configuration.baseURL.host != nil
+            configuration.baseURL.host != nil
         else {
             return "base URL '\(configuration.baseURL)' must be an absolute http or https URL"
         }

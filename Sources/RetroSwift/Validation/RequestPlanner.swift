@@ -194,7 +194,8 @@ struct RequestPlanner {
         descriptions.compactMap { field in
             guard let kind = field.kind else {
                 report(
-                    "'\(field.label)' of \(requestTypeName) is not a request parameter", fix:
+                    "'\(field.label)' of \(requestTypeName) is not a request parameter",
+                    fix:
                         "mark it @Query, @Header, @Path, @JsonBody, @FormParam or @FormFile, or make it a computed property",
                     field: field.label
                 )
@@ -209,7 +210,8 @@ struct RequestPlanner {
         for field in fields {
             guard let name = field.name else { continue }
             if name.isEmpty {
-                report("\(field.kind.rawValue) name is empty", fix: "give the field a name, or drop the empty argument", field: field.property)
+                report(
+                    "\(field.kind.rawValue) name is empty", fix: "give the field a name, or drop the empty argument", field: field.property)
                 continue
             }
             if field.kind == .header, let problem = HeaderRules.problem(inName: name) {
@@ -244,7 +246,8 @@ struct RequestPlanner {
         for name in template.placeholders where !pathFields.contains(where: { $0.name == name }) && (namesKnown || pathFields.isEmpty) {
             report(
                 "placeholder {\(name)} has no @Path field",
-                fix: "add `@Path(\"\(name)\") var \(Self.camelCase(name)): String = \"\"` to \(requestTypeName), or remove {\(name)} from the path"
+                fix:
+                    "add `@Path(\"\(name)\") var \(Self.camelCase(name)): String = \"\"` to \(requestTypeName), or remove {\(name)} from the path"
             )
         }
         for field in pathFields where field.name.map({ !template.placeholders.contains($0) }) ?? template.placeholders.isEmpty {

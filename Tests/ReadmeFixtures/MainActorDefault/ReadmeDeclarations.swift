@@ -4,8 +4,9 @@
 // the seed README's own `nonisolated class ApiDomain` below, so they need nothing and are main-actor isolated.
 import Foundation
 import RetroSwift
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 struct Schedule: Codable, Equatable, Sendable {

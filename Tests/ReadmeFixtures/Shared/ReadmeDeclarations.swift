@@ -2,8 +2,9 @@
 // Swift 6, NonisolatedNonsendingByDefault and Swift 5 modes: exactly as in the README.
 import Foundation
 import RetroSwift
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 struct Schedule: Codable, Equatable, Sendable {

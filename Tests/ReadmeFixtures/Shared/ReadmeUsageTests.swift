@@ -5,8 +5,9 @@ import Foundation
 import RetroSwift
 import RetroSwiftTesting
 import Testing
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 func makeReadmeTransport() -> RecordingTransport {
@@ -97,7 +98,10 @@ struct ReadmeUsageTests {
         // Then
         #expect(model.schedules.map(\.title) == ["Standup", "Standup", "Standup"])
         #expect(transport.requests.first?.encodedPathAndQuery == "/api/v1/schedule?page=1&limit=30")
-        guard case .errorResponse(let error) = deleted else { Issue.record("expected .errorResponse"); return }
+        guard case .errorResponse(let error) = deleted else {
+            Issue.record("expected .errorResponse")
+            return
+        }
         #expect(error.errorMessage == "nope")
         #expect(text == "hello")
 
@@ -108,7 +112,10 @@ struct ReadmeUsageTests {
 
         // Then
         #expect(model.schedules.first?.title == "Mocked")
-        guard case .errorResponse(let mocked) = mockedDelete else { Issue.record("expected the mocked error"); return }
+        guard case .errorResponse(let mocked) = mockedDelete else {
+            Issue.record("expected the mocked error")
+            return
+        }
         #expect(mocked.errorMessage == "Schedule not found")
 
         // When
@@ -124,49 +131,49 @@ struct ReadmeUsageTests {
     }
 
     #if DETACHED
-    @Test("calls from a nonisolated function, a detached task and a task group; a mock assigned off the main actor")
-    func offTheMainActor() async throws {
-        // Given
-        let api = SchedulesApi(transport: makeReadmeTransport())
-        let lib = SchedulesApiLib(transport: makeReadmeTransport(), baseURL: URL(string: "http://127.0.0.1:8080/api")!)
-        let seedForm = SeedFormSchedulesApi(transport: makeReadmeTransport())
+        @Test("calls from a nonisolated function, a detached task and a task group; a mock assigned off the main actor")
+        func offTheMainActor() async throws {
+            // Given
+            let api = SchedulesApi(transport: makeReadmeTransport())
+            let lib = SchedulesApiLib(transport: makeReadmeTransport(), baseURL: URL(string: "http://127.0.0.1:8080/api")!)
+            let seedForm = SeedFormSchedulesApi(transport: makeReadmeTransport())
 
-        // When
-        let plain = try await Self.plainNonisolatedCall(api: api, lib: lib)
-        let detached = try await Task.detached {
-            let request = GetSchedulesRequest(page: 3)
+            // When
+            let plain = try await Self.plainNonisolatedCall(api: api, lib: lib)
+            let detached = try await Task.detached {
+                let request = GetSchedulesRequest(page: 3)
+                var result = try await api.getSchedules(request).schedules
+                result += try await lib.getSchedules(request).schedules
+                result += try await lib.sendableGetSchedules(request).schedules
+                _ = try await lib.sendableHealth()
+                return result
+            }.value
+            api.getSchedules = { _ in GetSchedulesResponse(schedules: []) }
+            let mocked = try await Task.detached { try await api.getSchedules(GetSchedulesRequest(page: 1)) }.value
+            api.removeAllMocks()
+            let counts = try await withThrowingTaskGroup(of: Int.self) { group in
+                for page in 1...20 {
+                    group.addTask { try await api.getSchedules(GetSchedulesRequest(page: page)).schedules.count }
+                }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            let seed = try await seedForm.getSchedules(GetSchedulesRequest(page: 1))
+
+            // Then
+            #expect(plain.count == 2)
+            #expect(detached.count == 3)
+            #expect(mocked.schedules.isEmpty)
+            #expect(counts == Array(repeating: 1, count: 20))
+            #expect(seed.schedules.count == 1)
+        }
+
+        private static func plainNonisolatedCall(api: SchedulesApi, lib: SchedulesApiLib) async throws -> [Schedule] {
+            let request = GetSchedulesRequest(page: 1, schedulesPerPage: 30, accountId: "acc_id")
             var result = try await api.getSchedules(request).schedules
             result += try await lib.getSchedules(request).schedules
-            result += try await lib.sendableGetSchedules(request).schedules
-            _ = try await lib.sendableHealth()
+            _ = try await lib.health()
+            _ = try await api.deleteSchedule(DeleteScheduleRequest(ScheduleId: "1"))
             return result
-        }.value
-        api.getSchedules = { _ in GetSchedulesResponse(schedules: []) }
-        let mocked = try await Task.detached { try await api.getSchedules(GetSchedulesRequest(page: 1)) }.value
-        api.removeAllMocks()
-        let counts = try await withThrowingTaskGroup(of: Int.self) { group in
-            for page in 1...20 {
-                group.addTask { try await api.getSchedules(GetSchedulesRequest(page: page)).schedules.count }
-            }
-            return try await group.reduce(into: [Int]()) { $0.append($1) }
         }
-        let seed = try await seedForm.getSchedules(GetSchedulesRequest(page: 1))
-
-        // Then
-        #expect(plain.count == 2)
-        #expect(detached.count == 3)
-        #expect(mocked.schedules.isEmpty)
-        #expect(counts == Array(repeating: 1, count: 20))
-        #expect(seed.schedules.count == 1)
-    }
-
-    private static func plainNonisolatedCall(api: SchedulesApi, lib: SchedulesApiLib) async throws -> [Schedule] {
-        let request = GetSchedulesRequest(page: 1, schedulesPerPage: 30, accountId: "acc_id")
-        var result = try await api.getSchedules(request).schedules
-        result += try await lib.getSchedules(request).schedules
-        _ = try await lib.health()
-        _ = try await api.deleteSchedule(DeleteScheduleRequest(ScheduleId: "1"))
-        return result
-    }
     #endif
 }

@@ -1,18 +1,19 @@
 import Foundation
 import RetroSwift
 import RetroSwiftURLSession
+
 #if AsyncHTTPClient
-import RetroSwiftAsyncHTTPClient
+    import RetroSwiftAsyncHTTPClient
 #endif
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Every transport the end-to-end suite runs against, so a difference in behaviour fails a test.
 enum TransportKind: String, CaseIterable, CustomStringConvertible, Sendable {
     case urlSession
     #if AsyncHTTPClient
-    case asyncHTTPClient
+        case asyncHTTPClient
     #endif
 
     var description: String { rawValue }
@@ -21,9 +22,9 @@ enum TransportKind: String, CaseIterable, CustomStringConvertible, Sendable {
     /// challenge before reading the body, and URLSessionTransport ends the task there instead of waiting forever.
     var dropsBasicChallengeBodies: Bool {
         #if canImport(FoundationNetworking)
-        return self == .urlSession
+            return self == .urlSession
         #else
-        return false
+            return false
         #endif
     }
 
@@ -39,7 +40,7 @@ enum TransportKind: String, CaseIterable, CustomStringConvertible, Sendable {
         switch self {
         case .urlSession: return true
         #if AsyncHTTPClient
-        case .asyncHTTPClient: return false
+            case .asyncHTTPClient: return false
         #endif
         }
     }
@@ -50,8 +51,8 @@ enum TransportKind: String, CaseIterable, CustomStringConvertible, Sendable {
         case .urlSession:
             return URLSessionTransport(configuration: .ephemeral)
         #if AsyncHTTPClient
-        case .asyncHTTPClient:
-            return AsyncHTTPClientTransport()
+            case .asyncHTTPClient:
+                return AsyncHTTPClientTransport()
         #endif
         }
     }

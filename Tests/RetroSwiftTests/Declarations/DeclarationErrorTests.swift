@@ -89,11 +89,12 @@ struct DeclarationErrorTests {
         let (message, sent) = await mistakes { _ = try await $0.missingPath(MissingPathRequest()) }
 
         // Then
-        #expect(message == """
-            RetroSwift found 1 declaration mistake:
-            - Api.missingPath (DELETE /schedule/{schedule_id}): placeholder {schedule_id} has no @Path field. \
-            Fix: add `@Path("schedule_id") var scheduleId: String = ""` to MissingPathRequest, or remove {schedule_id} from the path.
-            """)
+        #expect(
+            message == """
+                RetroSwift found 1 declaration mistake:
+                - Api.missingPath (DELETE /schedule/{schedule_id}): placeholder {schedule_id} has no @Path field. \
+                Fix: add `@Path("schedule_id") var scheduleId: String = ""` to MissingPathRequest, or remove {schedule_id} from the path.
+                """)
         #expect(sent == 0)
     }
 
@@ -103,13 +104,14 @@ struct DeclarationErrorTests {
         let (message, sent) = await mistakes { _ = try await $0.wrongPath(WrongPathRequest(scheduleId: "1")) }
 
         // Then
-        #expect(message == """
-            RetroSwift found 2 declaration mistakes:
-            - Api.wrongPath (DELETE /schedule/{schedule_id}): placeholder {schedule_id} has no @Path field. \
-            Fix: add `@Path("schedule_id") var scheduleId: String = ""` to WrongPathRequest, or remove {schedule_id} from the path.
-            - Api.wrongPath (DELETE /schedule/{schedule_id}), field 'scheduleId': @Path name 'scheduleId' matches no placeholder \
-            in '/schedule/{schedule_id}'. Fix: add {scheduleId} to the path, or rename the field to one of its placeholders.
-            """)
+        #expect(
+            message == """
+                RetroSwift found 2 declaration mistakes:
+                - Api.wrongPath (DELETE /schedule/{schedule_id}): placeholder {schedule_id} has no @Path field. \
+                Fix: add `@Path("schedule_id") var scheduleId: String = ""` to WrongPathRequest, or remove {schedule_id} from the path.
+                - Api.wrongPath (DELETE /schedule/{schedule_id}), field 'scheduleId': @Path name 'scheduleId' matches no placeholder \
+                in '/schedule/{schedule_id}'. Fix: add {scheduleId} to the path, or rename the field to one of its placeholders.
+                """)
         #expect(sent == 0)
     }
 
@@ -121,21 +123,24 @@ struct DeclarationErrorTests {
         let (onGet, _) = await mistakes { _ = try await $0.bodyOnGet(BodyRequest()) }
 
         // Then
-        #expect(two == """
-            RetroSwift found 1 declaration mistake:
-            - Api.twoBodies (POST /two): 2 @JsonBody fields ('first', 'second'); a request has one body. \
-            Fix: keep one @JsonBody and put the other values inside its Encodable type.
-            """)
-        #expect(mixed == """
-            RetroSwift found 1 declaration mistake:
-            - Api.bodyAndForm (POST /mixed): @JsonBody 'body' together with form field 'field'; a request has one body. \
-            Fix: send the values either as JSON or as form fields, not both.
-            """)
-        #expect(onGet == """
-            RetroSwift found 1 declaration mistake:
-            - Api.bodyOnGet (GET /body): a GET request cannot have a body. \
-            Fix: send the values as @Query fields, or declare the endpoint with @Post, @Put or @Patch.
-            """)
+        #expect(
+            two == """
+                RetroSwift found 1 declaration mistake:
+                - Api.twoBodies (POST /two): 2 @JsonBody fields ('first', 'second'); a request has one body. \
+                Fix: keep one @JsonBody and put the other values inside its Encodable type.
+                """)
+        #expect(
+            mixed == """
+                RetroSwift found 1 declaration mistake:
+                - Api.bodyAndForm (POST /mixed): @JsonBody 'body' together with form field 'field'; a request has one body. \
+                Fix: send the values either as JSON or as form fields, not both.
+                """)
+        #expect(
+            onGet == """
+                RetroSwift found 1 declaration mistake:
+                - Api.bodyOnGet (GET /body): a GET request cannot have a body. \
+                Fix: send the values as @Query fields, or declare the endpoint with @Post, @Put or @Patch.
+                """)
     }
 
     @Test("a malformed template")
@@ -144,11 +149,12 @@ struct DeclarationErrorTests {
         let (message, _) = await mistakes { _ = try await $0.malformed(QueryRequest()) }
 
         // Then
-        #expect(message == """
-            RetroSwift found 1 declaration mistake:
-            - Api.malformed (GET items/{id): path template 'items/{id' does not start with '/'. \
-            Fix: write the path relative to the base URL, starting with '/', for example '/items/{id'.
-            """)
+        #expect(
+            message == """
+                RetroSwift found 1 declaration mistake:
+                - Api.malformed (GET items/{id): path template 'items/{id' does not start with '/'. \
+                Fix: write the path relative to the base URL, starting with '/', for example '/items/{id'.
+                """)
     }
 
     @Test("duplicate names, header names compared case-insensitively")
@@ -157,13 +163,14 @@ struct DeclarationErrorTests {
         let (message, _) = await mistakes { _ = try await $0.duplicates(DuplicateRequest()) }
 
         // Then
-        #expect(message == """
-            RetroSwift found 2 declaration mistakes:
-            - Api.duplicates (GET /dup), field 'second': @Query name 'q' is already used by 'first'. \
-            Fix: give each field its own name; for repeated values use one array field.
-            - Api.duplicates (GET /dup), field 'b': @Header name 'X-ID' is already used by 'a'. \
-            Fix: give each field its own name; for repeated values use one array field.
-            """)
+        #expect(
+            message == """
+                RetroSwift found 2 declaration mistakes:
+                - Api.duplicates (GET /dup), field 'second': @Query name 'q' is already used by 'first'. \
+                Fix: give each field its own name; for repeated values use one array field.
+                - Api.duplicates (GET /dup), field 'b': @Header name 'X-ID' is already used by 'a'. \
+                Fix: give each field its own name; for repeated values use one array field.
+                """)
     }
 
     @Test("an invalid header name, a field without a wrapper, an undecodable response type")
@@ -174,21 +181,24 @@ struct DeclarationErrorTests {
         let (response, _) = await mistakes { _ = try await $0.weirdResponse(QueryRequest()) }
 
         // Then
-        #expect(header == """
-            RetroSwift found 1 declaration mistake:
-            - Api.badHeader (GET /header), field 'id': header name contains ' ', which is not allowed in a field name. \
-            Fix: use a valid header name such as 'X-Account-Id'.
-            """)
-        #expect(plain == """
-            RetroSwift found 1 declaration mistake:
-            - Api.plainField (GET /plain), field 'forgotten': 'forgotten' of PlainFieldRequest is not a request parameter. \
-            Fix: mark it @Query, @Header, @Path, @JsonBody, @FormParam or @FormFile, or make it a computed property.
-            """)
-        #expect(response == """
-            RetroSwift found 1 declaration mistake:
-            - Api.weirdResponse (GET /weird): response type NotDecodable is not Decodable. \
-            Fix: make it Decodable, or declare Empty, Data, String or Either<Response, ErrorResponse>.
-            """)
+        #expect(
+            header == """
+                RetroSwift found 1 declaration mistake:
+                - Api.badHeader (GET /header), field 'id': header name contains ' ', which is not allowed in a field name. \
+                Fix: use a valid header name such as 'X-Account-Id'.
+                """)
+        #expect(
+            plain == """
+                RetroSwift found 1 declaration mistake:
+                - Api.plainField (GET /plain), field 'forgotten': 'forgotten' of PlainFieldRequest is not a request parameter. \
+                Fix: mark it @Query, @Header, @Path, @JsonBody, @FormParam or @FormFile, or make it a computed property.
+                """)
+        #expect(
+            response == """
+                RetroSwift found 1 declaration mistake:
+                - Api.weirdResponse (GET /weird): response type NotDecodable is not Decodable. \
+                Fix: make it Decodable, or declare Empty, Data, String or Either<Response, ErrorResponse>.
+                """)
     }
 
     @Test("static headers whose names differ only in case, and a multipart endpoint with no form fields")
@@ -198,16 +208,18 @@ struct DeclarationErrorTests {
         let (multipart, sentMultipart) = await mistakes { _ = try await $0.emptyMultipart(QueryRequest()) }
 
         // Then
-        #expect(headers == """
-            RetroSwift found 1 declaration mistake:
-            - Api.caseHeaders (GET /case): static headers 'Kit' and 'kit' name the same field (header names are \
-            case-insensitive). Fix: keep one of them; to send several values, join them with ", " in one header.
-            """)
-        #expect(multipart == """
-            RetroSwift found 1 declaration mistake:
-            - Api.emptyMultipart (POST /multi): formEncoding: .multipart but no @FormParam or @FormFile field; a \
-            multipart body needs at least one part (RFC 2046). Fix: add the form fields, or drop formEncoding.
-            """)
+        #expect(
+            headers == """
+                RetroSwift found 1 declaration mistake:
+                - Api.caseHeaders (GET /case): static headers 'Kit' and 'kit' name the same field (header names are \
+                case-insensitive). Fix: keep one of them; to send several values, join them with ", " in one header.
+                """)
+        #expect(
+            multipart == """
+                RetroSwift found 1 declaration mistake:
+                - Api.emptyMultipart (POST /multi): formEncoding: .multipart but no @FormParam or @FormFile field; a \
+                multipart body needs at least one part (RFC 2046). Fix: add the form fields, or drop formEncoding.
+                """)
         #expect(sentHeaders + sentMultipart == 0)
     }
 
@@ -220,10 +232,11 @@ struct DeclarationErrorTests {
         let error = #expect(throws: DeclarationError.self) { try api.validateEndpoints() }
 
         // Then
-        #expect(error?.issues.map(\.endpoint.name) == [
-            "missingPath", "twoBodies", "bodyAndForm", "bodyOnGet", "malformed", "plainField", "weirdResponse",
-            "caseHeaders", "emptyMultipart",
-        ])
+        #expect(
+            error?.issues.map(\.endpoint.name) == [
+                "missingPath", "twoBodies", "bodyAndForm", "bodyOnGet", "malformed", "plainField", "weirdResponse",
+                "caseHeaders", "emptyMultipart",
+            ])
     }
 
     @Test("a correct domain validates cleanly")

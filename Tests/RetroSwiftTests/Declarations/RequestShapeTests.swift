@@ -342,42 +342,48 @@ struct RequestShapeTests {
         // When / Then
         await #expect(throws: DeclarationError.self) { _ = try await api.optional(MixedWidthQuery()) }
         let optional = await message { _ = try await api.optional(nil) }
-        #expect(optional == """
-            RetroSwift found 1 declaration mistake:
-            - ShapesApi.optional (GET /optional): request type Optional<MixedWidthQuery> is optional. \
-            Fix: declare the endpoint with the wrapped type and always pass a value.
-            """)
+        #expect(
+            optional == """
+                RetroSwift found 1 declaration mistake:
+                - ShapesApi.optional (GET /optional): request type Optional<MixedWidthQuery> is optional. \
+                Fix: declare the endpoint with the wrapped type and always pass a value.
+                """)
         let choice = await message { _ = try await api.choice(.first(1)) }
-        #expect(choice == """
-            RetroSwift found 1 declaration mistake:
-            - ShapesApi.choice (GET /choice): request type ChoiceRequest is an enum; RetroSwift reads a request's \
-            fields from a struct. Fix: \(fix).
-            """)
+        #expect(
+            choice == """
+                RetroSwift found 1 declaration mistake:
+                - ShapesApi.choice (GET /choice): request type ChoiceRequest is an enum; RetroSwift reads a request's \
+                fields from a struct. Fix: \(fix).
+                """)
         let tuple = await message { _ = try await api.tuple((1, "a")) }
-        #expect(tuple == """
-            RetroSwift found 1 declaration mistake:
-            - ShapesApi.tuple (GET /tuple): request type (Int, String) is a tuple; RetroSwift reads a request's \
-            fields from a struct. Fix: \(fix).
-            """)
+        #expect(
+            tuple == """
+                RetroSwift found 1 declaration mistake:
+                - ShapesApi.tuple (GET /tuple): request type (Int, String) is a tuple; RetroSwift reads a request's \
+                fields from a struct. Fix: \(fix).
+                """)
         let outer = await message { _ = try await api.outer(OuterRequest()) }
-        #expect(outer == """
-            RetroSwift found 1 declaration mistake:
-            - ShapesApi.outer (GET /outer), field 'inner': 'inner' of OuterRequest is not a request parameter. \
-            Fix: mark it @Query, @Header, @Path, @JsonBody, @FormParam or @FormFile, or make it a computed property.
-            """)
+        #expect(
+            outer == """
+                RetroSwift found 1 declaration mistake:
+                - ShapesApi.outer (GET /outer), field 'inner': 'inner' of OuterRequest is not a request parameter. \
+                Fix: mark it @Query, @Header, @Path, @JsonBody, @FormParam or @FormFile, or make it a computed property.
+                """)
         let partly = await message { _ = try await api.partly(PartlyWrappedRequest()) }
-        #expect(partly == """
-            RetroSwift found 1 declaration mistake:
-            - ShapesApi.partly (GET /partly), field 'plain': 'plain' of PartlyWrappedRequest is not a request \
-            parameter. Fix: mark it @Query, @Header, @Path, @JsonBody, @FormParam or @FormFile, or make it a \
-            computed property.
-            """)
+        #expect(
+            partly == """
+                RetroSwift found 1 declaration mistake:
+                - ShapesApi.partly (GET /partly), field 'plain': 'plain' of PartlyWrappedRequest is not a request \
+                parameter. Fix: mark it @Query, @Header, @Path, @JsonBody, @FormParam or @FormFile, or make it a \
+                computed property.
+                """)
         let notAStruct = await message { _ = try await api.anything(42) }
-        #expect(notAStruct == """
-            RetroSwift found 1 declaration mistake:
-            - ShapesApi.anything (GET /anything), field '_value': '_value' of Int is not a request parameter. \
-            Fix: mark it @Query, @Header, @Path, @JsonBody, @FormParam or @FormFile, or make it a computed property.
-            """)
+        #expect(
+            notAStruct == """
+                RetroSwift found 1 declaration mistake:
+                - ShapesApi.anything (GET /anything), field '_value': '_value' of Int is not a request parameter. \
+                Fix: mark it @Query, @Header, @Path, @JsonBody, @FormParam or @FormFile, or make it a computed property.
+                """)
         #expect(transport.requests.isEmpty)
     }
 
@@ -390,13 +396,14 @@ struct RequestShapeTests {
         let error = try #require(throws: DeclarationError.self) { try api.validateEndpoints() }
 
         // Then
-        #expect(error.issues.map { "\($0.endpoint.name): \($0.problem)" } == [
-            "optional: request type Optional<MixedWidthQuery> is optional",
-            "choice: request type ChoiceRequest is an enum; RetroSwift reads a request's fields from a struct",
-            "tuple: request type (Int, String) is a tuple; RetroSwift reads a request's fields from a struct",
-            "outer: 'inner' of OuterRequest is not a request parameter",
-            "partly: 'plain' of PartlyWrappedRequest is not a request parameter",
-        ])
+        #expect(
+            error.issues.map { "\($0.endpoint.name): \($0.problem)" } == [
+                "optional: request type Optional<MixedWidthQuery> is optional",
+                "choice: request type ChoiceRequest is an enum; RetroSwift reads a request's fields from a struct",
+                "tuple: request type (Int, String) is a tuple; RetroSwift reads a request's fields from a struct",
+                "outer: 'inner' of OuterRequest is not a request parameter",
+                "partly: 'plain' of PartlyWrappedRequest is not a request parameter",
+            ])
     }
 
     private func message(_ call: () async throws -> Void) async -> String? {

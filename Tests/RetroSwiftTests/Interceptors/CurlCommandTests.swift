@@ -53,8 +53,14 @@ struct CurlCommandTests {
         let plain = request.curlCommand(relativeTo: Self.base, redactingSecrets: false)
 
         // Then
-        #expect(redacted == #"curl 'https://api.example.com/v1/search?q=a%20b%26c&api_key=<redacted>' -H 'X-Client: <redacted>' -H 'Authorization: <redacted>' -H 'X-Trace: it'\''s'"#)
-        #expect(plain == #"curl 'https://api.example.com/v1/search?q=a%20b%26c&api_key=k-123' -H 'Authorization: Bearer t0k' -H 'X-Trace: it'\''s'"#)
+        #expect(
+            redacted
+                == #"curl 'https://api.example.com/v1/search?q=a%20b%26c&api_key=<redacted>' -H 'X-Client: <redacted>' -H 'Authorization: <redacted>' -H 'X-Trace: it'\''s'"#
+        )
+        #expect(
+            plain
+                == #"curl 'https://api.example.com/v1/search?q=a%20b%26c&api_key=k-123' -H 'Authorization: Bearer t0k' -H 'X-Trace: it'\''s'"#
+        )
     }
 
     @Test("HEAD, and a JSON body as text with its quotes and newline kept")
@@ -65,10 +71,11 @@ struct CurlCommandTests {
 
         // When / Then
         #expect(head.curlCommand(relativeTo: Self.base) == "curl --head 'https://api.example.com/v1/search'")
-        #expect(post.curlCommand(relativeTo: Self.base) == """
-            curl -X 'POST' 'https://api.example.com/v1/notes' -H 'Cookie: <redacted>' -H 'Content-Type: application/json' \
-            --data-binary '{"text":"it'\\''s \\"quoted\\"\\nsecond line"}'
-            """)
+        #expect(
+            post.curlCommand(relativeTo: Self.base) == """
+                curl -X 'POST' 'https://api.example.com/v1/notes' -H 'Cookie: <redacted>' -H 'Content-Type: application/json' \
+                --data-binary '{"text":"it'\\''s \\"quoted\\"\\nsecond line"}'
+                """)
     }
 
     @Test("multipart: text fields as --form-string (no @ or < tricks), files by path or by size, no boundary")
@@ -78,12 +85,21 @@ struct CurlCommandTests {
         try Data("%PDF".utf8).write(to: onDisk)
         defer { try? FileManager.default.removeItem(at: onDisk) }
         let quotedPath = onDisk.path.replacingOccurrences(of: "'", with: #"'\''"#)
-        let fromFile = try await Self.sent { try await $0.upload(UploadRequest(file: .init(fileName: #"r"1".pdf"#, mimeType: "application/pdf", fileURL: onDisk))) }
-        let inMemory = try await Self.sent { try await $0.upload(UploadRequest(file: .init(fileName: "a.txt", mimeType: "text/plain", content: Data("hi".utf8)))) }
+        let fromFile = try await Self.sent {
+            try await $0.upload(UploadRequest(file: .init(fileName: #"r"1".pdf"#, mimeType: "application/pdf", fileURL: onDisk)))
+        }
+        let inMemory = try await Self.sent {
+            try await $0.upload(UploadRequest(file: .init(fileName: "a.txt", mimeType: "text/plain", content: Data("hi".utf8))))
+        }
 
         // When / Then
-        #expect(fromFile.curlCommand(relativeTo: Self.base) == "curl -X 'PUT' 'https://api.example.com/v1/upload' --form-string 'title=@not-a-file' -F 'file=@\(quotedPath)"
-            + #";filename="r\"1\".pdf";type=application/pdf'"#)
-        #expect(inMemory.curlCommand(relativeTo: Self.base) == #"curl -X 'PUT' 'https://api.example.com/v1/upload' --form-string 'title=@not-a-file' -F 'file=@<2 bytes in memory>;filename="a.txt";type=text/plain'"#)
+        #expect(
+            fromFile.curlCommand(relativeTo: Self.base)
+                == "curl -X 'PUT' 'https://api.example.com/v1/upload' --form-string 'title=@not-a-file' -F 'file=@\(quotedPath)"
+                + #";filename="r\"1\".pdf";type=application/pdf'"#)
+        #expect(
+            inMemory.curlCommand(relativeTo: Self.base)
+                == #"curl -X 'PUT' 'https://api.example.com/v1/upload' --form-string 'title=@not-a-file' -F 'file=@<2 bytes in memory>;filename="a.txt";type=text/plain'"#
+        )
     }
 }

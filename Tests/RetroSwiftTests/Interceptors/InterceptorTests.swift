@@ -159,7 +159,10 @@ struct BearerAuthTests {
         let failures = await withTaskGroup(of: Bool.self) { group in
             for id in 0..<5 {
                 group.addTask {
-                    do { _ = try await api.item(ItemRequest(id: id)); return false } catch { return error is RefreshFailed }
+                    do {
+                        _ = try await api.item(ItemRequest(id: id))
+                        return false
+                    } catch { return error is RefreshFailed }
                 }
             }
             return await group.reduce(into: 0) { $0 += $1 ? 1 : 0 }
@@ -378,7 +381,9 @@ struct LoggingTests {
     func redacts() async throws {
         // Given
         let entries = Protected<[HttpLogEntry]>([])
-        let transport = RecordingTransport { _ in HttpOperationResult(statusCode: 204, headers: ["Set-Cookie": "session=s3cr3t", "X-Trace": "t"]) }
+        let transport = RecordingTransport { _ in
+            HttpOperationResult(statusCode: 204, headers: ["Set-Cookie": "session=s3cr3t", "X-Trace": "t"])
+        }
         let api = Api(transport: transport)
         api.interceptors = [LoggingInterceptor(redacting: ["x-api-key"]) { entry in entries.mutate { $0.append(entry) } }]
 

@@ -15,7 +15,9 @@ struct RetryInterceptorTests {
     }
 
     /// Answers `status` every time (or throws `error`), recording requests.
-    private static func failing(status: Int = 503, headers: HttpHeaderFields = [:], error: (any Error & Sendable)? = nil) -> RecordingTransport {
+    private static func failing(status: Int = 503, headers: HttpHeaderFields = [:], error: (any Error & Sendable)? = nil)
+        -> RecordingTransport
+    {
         RecordingTransport { _ in
             if let error { throw error }
             return HttpOperationResult(statusCode: status, headers: headers)
@@ -33,8 +35,12 @@ struct RetryInterceptorTests {
         // Given: a jitter that waits the whole bound, so the bounds themselves are seen
         let sleeps = Protected<[TimeInterval]>([])
         let bounds = Protected<[TimeInterval]>([])
-        let policy = RetryInterceptor(maxAttempts: 6, baseDelay: 1, maxDelay: 5, sleep: { seconds in sleeps.mutate { $0.append(seconds) } },
-                                      jitter: { bound in bounds.mutate { $0.append(bound) }; return bound })
+        let policy = RetryInterceptor(
+            maxAttempts: 6, baseDelay: 1, maxDelay: 5, sleep: { seconds in sleeps.mutate { $0.append(seconds) } },
+            jitter: { bound in
+                bounds.mutate { $0.append(bound) }
+                return bound
+            })
         let transport = Self.failing()
 
         // When
@@ -72,8 +78,9 @@ struct RetryInterceptorTests {
     func jitterClamped() async throws {
         // Given
         let sleeps = Protected<[TimeInterval]>([])
-        let policy = RetryInterceptor(maxAttempts: 3, baseDelay: 1, maxDelay: 5, sleep: { seconds in sleeps.mutate { $0.append(seconds) } },
-                                      jitter: { $0 > 1 ? -3 : 100 })
+        let policy = RetryInterceptor(
+            maxAttempts: 3, baseDelay: 1, maxDelay: 5, sleep: { seconds in sleeps.mutate { $0.append(seconds) } },
+            jitter: { $0 > 1 ? -3 : 100 })
 
         // When
         await #expect(throws: HttpError.self) { _ = try await Self.api(Self.failing(), policy).get() }
@@ -85,15 +92,18 @@ struct RetryInterceptorTests {
     /// Sunday, 6 November 1994, 08:49:30 GMT: seven seconds before the dates below.
     private static let now = Date(timeIntervalSince1970: 784_111_770)
 
-    @Test("Retry-After is read as seconds and in all three HTTP-date formats", arguments: [
-        ("7", 7.0), ("Sun, 06 Nov 1994 08:49:37 GMT", 7), ("Sunday, 06-Nov-94 08:49:37 GMT", 7), ("Sun Nov  6 08:49:37 1994", 7),
-        ("Sun, 06 Nov 1994 08:49:00 GMT", 0),
-    ])
+    @Test(
+        "Retry-After is read as seconds and in all three HTTP-date formats",
+        arguments: [
+            ("7", 7.0), ("Sun, 06 Nov 1994 08:49:37 GMT", 7), ("Sunday, 06-Nov-94 08:49:37 GMT", 7), ("Sun Nov  6 08:49:37 1994", 7),
+            ("Sun, 06 Nov 1994 08:49:00 GMT", 0),
+        ])
     func retryAfterFormats(value: String, wait: TimeInterval) async throws {
         // Given
         let sleeps = Protected<[TimeInterval]>([])
-        let policy = RetryInterceptor(maxAttempts: 2, baseDelay: 0.5, maxDelay: 30, sleep: { seconds in sleeps.mutate { $0.append(seconds) } },
-                                      jitter: { _ in 0.123 }, now: { Self.now })
+        let policy = RetryInterceptor(
+            maxAttempts: 2, baseDelay: 0.5, maxDelay: 30, sleep: { seconds in sleeps.mutate { $0.append(seconds) } },
+            jitter: { _ in 0.123 }, now: { Self.now })
         let transport = Self.failing(status: 429, headers: ["Retry-After": value])
 
         // When
@@ -107,19 +117,24 @@ struct RetryInterceptorTests {
     func unreadableRetryAfter(value: String) async throws {
         // Given
         let sleeps = Protected<[TimeInterval]>([])
-        let policy = RetryInterceptor(maxAttempts: 2, baseDelay: 0.5, maxDelay: 30, sleep: { seconds in sleeps.mutate { $0.append(seconds) } },
-                                      jitter: { _ in 0.123 }, now: { Self.now })
+        let policy = RetryInterceptor(
+            maxAttempts: 2, baseDelay: 0.5, maxDelay: 30, sleep: { seconds in sleeps.mutate { $0.append(seconds) } },
+            jitter: { _ in 0.123 }, now: { Self.now })
 
         // When
-        await #expect(throws: HttpError.self) { _ = try await Self.api(Self.failing(status: 503, headers: ["Retry-After": value]), policy).get() }
+        await #expect(throws: HttpError.self) {
+            _ = try await Self.api(Self.failing(status: 503, headers: ["Retry-After": value]), policy).get()
+        }
 
         // Then
         #expect(sleeps.value == [0.123])
     }
 
-    @Test("retried statuses: 408, 429, 502, 503, 504; not 500, 501 or 4xx", arguments: [
-        (408, true), (429, true), (502, true), (503, true), (504, true), (500, false), (501, false), (400, false), (404, false),
-    ])
+    @Test(
+        "retried statuses: 408, 429, 502, 503, 504; not 500, 501 or 4xx",
+        arguments: [
+            (408, true), (429, true), (502, true), (503, true), (504, true), (500, false), (501, false), (400, false), (404, false),
+        ])
     func statuses(status: Int, retried: Bool) async throws {
         // Given
         let transport = Self.failing(status: status)
@@ -137,14 +152,15 @@ struct RetryInterceptorTests {
         // Given
         let plain = Self.failing()
         let optedIn = Self.failing()
-        let call: (Api) async throws -> Empty = switch method {
-        case .get: { try await $0.get() }
-        case .head: { try await $0.head() }
-        case .put: { try await $0.put() }
-        case .delete: { try await $0.delete() }
-        case .post: { try await $0.post() }
-        case .patch: { try await $0.patch() }
-        }
+        let call: (Api) async throws -> Empty =
+            switch method {
+            case .get: { try await $0.get() }
+            case .head: { try await $0.head() }
+            case .put: { try await $0.put() }
+            case .delete: { try await $0.delete() }
+            case .post: { try await $0.post() }
+            case .patch: { try await $0.patch() }
+            }
 
         // When
         await #expect(throws: HttpError.self) { _ = try await call(Self.api(plain, RetryInterceptor(maxAttempts: 2, sleep: { _ in }))) }
@@ -158,10 +174,12 @@ struct RetryInterceptorTests {
         #expect(optedIn.requests.count == 2)
     }
 
-    @Test("transient connection errors are retried; other errors are thrown at once", arguments: [
-        (URLError(.cannotConnectToHost), true), (URLError(.networkConnectionLost), true), (URLError(.timedOut), true),
-        (URLError(.badURL), false), (URLError(.cancelled), false), (URLError(.secureConnectionFailed), false),
-    ])
+    @Test(
+        "transient connection errors are retried; other errors are thrown at once",
+        arguments: [
+            (URLError(.cannotConnectToHost), true), (URLError(.networkConnectionLost), true), (URLError(.timedOut), true),
+            (URLError(.badURL), false), (URLError(.cancelled), false), (URLError(.secureConnectionFailed), false),
+        ])
     func errors(error: URLError, retried: Bool) async throws {
         // Given
         let transport = Self.failing(error: error)
@@ -179,7 +197,9 @@ struct RetryInterceptorTests {
         let transport = Self.failing(error: RequestError(.invalidValue, endpoint: nil, reason: "no"))
 
         // When
-        await #expect(throws: RequestError.self) { _ = try await Self.api(transport, RetryInterceptor(maxAttempts: 3, sleep: { _ in })).get() }
+        await #expect(throws: RequestError.self) {
+            _ = try await Self.api(transport, RetryInterceptor(maxAttempts: 3, sleep: { _ in })).get()
+        }
 
         // Then
         #expect(transport.requests.count == 1)

@@ -2,8 +2,9 @@
 // into this target (ReadmeDeclarations.swift) as into each compiler-configuration fixture, so there is one copy.
 import Foundation
 import RetroSwift
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// The README's usage snippets, as functions the tests call.
@@ -60,7 +61,7 @@ extension ReadmeUsage {
     static func fileLink(transport: HttpTransport) async throws -> String? {
         let api = FilesApi(transport: transport, baseURL: URL(string: "https://files.example.com")!)
         api.redirectPolicy = .follow(maximumRedirects: 5, credentialHeaders: ["X-Api-Key"])
-        let link = try await api.fileLink(.init(id: 7))      // the 302 itself, not followed
+        let link = try await api.fileLink(.init(id: 7))  // the 302 itself, not followed
         let location = link.header("Location")
         return location
     }
@@ -77,24 +78,24 @@ struct CurlPrinter: Interceptor {
 }
 
 #if SwiftLog
-import Logging
-import RetroSwiftLogging
+    import Logging
+    import RetroSwiftLogging
 
-// The README's swift-log example (Interceptors section).
-enum ReadmeSwiftLog {
-    static func install(on api: Domain) {
-        api.interceptors = [SwiftLogInterceptor(logger: Logger(label: "app.api"), redacting: ["X-Api-Key"])]
+    // The README's swift-log example (Interceptors section).
+    enum ReadmeSwiftLog {
+        static func install(on api: Domain) {
+            api.interceptors = [SwiftLogInterceptor(logger: Logger(label: "app.api"), redacting: ["X-Api-Key"])]
+        }
     }
-}
 #endif
 
 #if Tracing
-import RetroSwiftTracing
+    import RetroSwiftTracing
 
-// The README's tracing example (Interceptors section).
-enum ReadmeTracing {
-    static func install(on api: Domain) {
-        api.interceptors = [RetryInterceptor(), TracingInterceptor(baseURL: URL(string: "https://api.example.com")!)]
+    // The README's tracing example (Interceptors section).
+    enum ReadmeTracing {
+        static func install(on api: Domain) {
+            api.interceptors = [RetryInterceptor(), TracingInterceptor(baseURL: URL(string: "https://api.example.com")!)]
+        }
     }
-}
 #endif

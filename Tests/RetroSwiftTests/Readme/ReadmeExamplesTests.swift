@@ -2,8 +2,9 @@ import Foundation
 import RetroSwift
 import RetroSwiftTesting
 import Testing
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 @Suite("README examples")
@@ -39,29 +40,31 @@ struct ReadmeExamplesTests {
         #expect(text == "hello")
         let body = try #require(transport.lastRequest?.body)
         #expect(body.contentType == "multipart/form-data; boundary=b0undary")
-        let expected = Data("""
-            --b0undary\r
-            Content-Disposition: form-data; name="model_id"\r
-            \r
-            scribe_v1\r
-            --b0undary\r
-            Content-Disposition: form-data; name="language_code"\r
-            \r
-            en\r
-            --b0undary\r
-            Content-Disposition: form-data; name="tag_audio_events"\r
-            \r
-            false\r
-            --b0undary\r
-            Content-Disposition: form-data; name="num_speakers"\r
-            \r
-            1\r
-            --b0undary\r
-            Content-Disposition: form-data; name="file"; filename="recording.caf"\r
-            Content-Type: audio/x-caf\r
-            \r
+        let expected =
+            Data(
+                """
+                --b0undary\r
+                Content-Disposition: form-data; name="model_id"\r
+                \r
+                scribe_v1\r
+                --b0undary\r
+                Content-Disposition: form-data; name="language_code"\r
+                \r
+                en\r
+                --b0undary\r
+                Content-Disposition: form-data; name="tag_audio_events"\r
+                \r
+                false\r
+                --b0undary\r
+                Content-Disposition: form-data; name="num_speakers"\r
+                \r
+                1\r
+                --b0undary\r
+                Content-Disposition: form-data; name="file"; filename="recording.caf"\r
+                Content-Type: audio/x-caf\r
+                \r
 
-            """.utf8) + Data([0x00, 0xFF, 0x0D, 0x0A]) + Data("\r\n--b0undary--\r\n".utf8)
+                """.utf8) + Data([0x00, 0xFF, 0x0D, 0x0A]) + Data("\r\n--b0undary--\r\n".utf8)
         #expect(try body.data() == expected)
     }
 

@@ -158,7 +158,8 @@ struct ResponseHandlingTests {
     func downloadedFile() async throws {
         // Given
         let url = URL(fileURLWithPath: "/tmp/already-downloaded")
-        let (api, transport) = api(HttpOperationResult(statusCode: 200, headers: ["content-type": "Application/Zip"], downloadedFileURL: url))
+        let (api, transport) = api(
+            HttpOperationResult(statusCode: 200, headers: ["content-type": "Application/Zip"], downloadedFileURL: url))
 
         // When
         let file = try await api.file()

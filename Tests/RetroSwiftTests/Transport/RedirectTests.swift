@@ -45,8 +45,9 @@ struct RedirectTests {
     }
 
     private static func sent(_ request: HttpRequestParams) -> [String: String] {
-        Dictionary(uniqueKeysWithValues: request.headerFields(sharedHeaders: ["Authorization": "Bearer shared", "X-Client": "app"])
-            .map { ($0.name, $0.value) })
+        Dictionary(
+            uniqueKeysWithValues: request.headerFields(sharedHeaders: ["Authorization": "Bearer shared", "X-Client": "app"])
+                .map { ($0.name, $0.value) })
     }
 
     @Test("307 and 308 repeat the method and the body; the same origin keeps every header", arguments: [307, 308])
@@ -107,9 +108,11 @@ struct RedirectTests {
         #expect(head.requests.map(\.method) == [.head, .head])
     }
 
-    @Test("another host, port or scheme gets no Authorization, Cookie or Proxy-Authorization, shared or own", arguments: [
-        "http://127.0.0.2:8080/v1/notes", "http://127.0.0.1:9090/v1/notes", "//localhost:8080/v1/notes",
-    ])
+    @Test(
+        "another host, port or scheme gets no Authorization, Cookie or Proxy-Authorization, shared or own",
+        arguments: [
+            "http://127.0.0.2:8080/v1/notes", "http://127.0.0.1:9090/v1/notes", "//localhost:8080/v1/notes",
+        ])
     func credentialsStayHome(location: String) async throws {
         // Given
         let transport = Self.redirecting(.redirect(to: location, status: 307))
@@ -120,9 +123,10 @@ struct RedirectTests {
 
         // Then: the body and ordinary headers go on; credentials do not
         let second = transport.requests[1]
-        #expect(Self.sent(second) == [
-            "X-Api-Key": "key-1", "X-Trace": "trace-1", "X-Client": "app", "Content-Type": "application/json",
-        ])
+        #expect(
+            Self.sent(second) == [
+                "X-Api-Key": "key-1", "X-Trace": "trace-1", "X-Client": "app", "Content-Type": "application/json",
+            ])
         #expect(try second.body?.data() == Data(#"{"text":"hello"}"#.utf8))
         #expect(response.url?.absoluteString == (location.hasPrefix("//") ? "http:" + location : location))
     }
@@ -154,7 +158,10 @@ struct RedirectTests {
         // Given: away to another port, then home again
         let count = Protected(0)
         let transport = RecordingTransport { _ in
-            switch count.mutate({ value -> Int in value += 1; return value }) {
+            switch count.mutate({ value -> Int in
+                value += 1
+                return value
+            }) {
             case 1: .redirect(to: "http://127.0.0.1:9090/hop", status: 307)
             case 2: .redirect(to: "http://127.0.0.1:8080/v1/home", status: 307)
             default: HttpOperationResult(statusCode: 204)
@@ -180,18 +187,25 @@ struct RedirectTests {
         allowingApi.redirectPolicy = .follow(allowingInsecureDowngrade: true)
 
         // When
-        let downgrade = await #expect(throws: RequestError.self) { _ = try await Api(transport: secure, base: "https://127.0.0.1:8443/v1").list() }
+        let downgrade = await #expect(throws: RequestError.self) {
+            _ = try await Api(transport: secure, base: "https://127.0.0.1:8443/v1").list()
+        }
         let followed = try await allowingApi.list()
         let otherScheme = await #expect(throws: RequestError.self) { _ = try await Api(transport: ftp).list() }
 
         // Then
         #expect(downgrade?.kind == .redirectRefused)
         #expect(downgrade?.response?.statusCode == 302)
-        #expect(downgrade?.description == "Api.list (GET /notes): the 302 redirect leads from https to 'http://127.0.0.1:8080/v1/plain'; allow it with RedirectPolicy.follow(allowingInsecureDowngrade: true)")
+        #expect(
+            downgrade?.description
+                == "Api.list (GET /notes): the 302 redirect leads from https to 'http://127.0.0.1:8080/v1/plain'; allow it with RedirectPolicy.follow(allowingInsecureDowngrade: true)"
+        )
         #expect(secure.requests.count == 1)
         #expect(followed.url?.absoluteString == "http://127.0.0.1:8080/v1/plain")
         #expect(Self.sent(allowed.requests[1])["Authorization"] == nil)
-        #expect(otherScheme?.description == "Api.list (GET /notes): the 302 redirect leads to 'ftp://127.0.0.1/file'; only http and https are followed")
+        #expect(
+            otherScheme?.description
+                == "Api.list (GET /notes): the 302 redirect leads to 'ftp://127.0.0.1/file'; only http and https are followed")
         #expect(ftp.requests.count == 1)
     }
 
@@ -236,11 +250,13 @@ struct RedirectTests {
         #expect(transport.requests.count == 2 + 17)
     }
 
-    @Test("300, 304 and a 3xx without Location are not followed: HttpError to Empty, a response to HttpResponse", arguments: [
-        HttpOperationResult(statusCode: 300, headers: ["Location": "/v1/a"]),
-        HttpOperationResult(statusCode: 304, headers: ["Location": "/v1/a"]),
-        HttpOperationResult(statusCode: 302),
-    ])
+    @Test(
+        "300, 304 and a 3xx without Location are not followed: HttpError to Empty, a response to HttpResponse",
+        arguments: [
+            HttpOperationResult(statusCode: 300, headers: ["Location": "/v1/a"]),
+            HttpOperationResult(statusCode: 304, headers: ["Location": "/v1/a"]),
+            HttpOperationResult(statusCode: 302),
+        ])
     func notRedirects(response: HttpOperationResult) async throws {
         // Given
         let transport = RecordingTransport { _ in response }
@@ -255,13 +271,15 @@ struct RedirectTests {
         #expect(transport.requests.count == 2)
     }
 
-    @Test("a relative Location resolves against the URL the response came from", arguments: [
-        ("other", "http://127.0.0.1:8080/v1/other"),
-        ("../up", "http://127.0.0.1:8080/up"),
-        ("?page=2", "http://127.0.0.1:8080/v1/notes?page=2"),
-        ("/a%20b/c?x=%2F#part", "http://127.0.0.1:8080/a%20b/c?x=%2F"),
-        ("/a b/é?q=ü ü", "http://127.0.0.1:8080/a%20b/%C3%A9?q=%C3%BC%20%C3%BC"),
-    ])
+    @Test(
+        "a relative Location resolves against the URL the response came from",
+        arguments: [
+            ("other", "http://127.0.0.1:8080/v1/other"),
+            ("../up", "http://127.0.0.1:8080/up"),
+            ("?page=2", "http://127.0.0.1:8080/v1/notes?page=2"),
+            ("/a%20b/c?x=%2F#part", "http://127.0.0.1:8080/a%20b/c?x=%2F"),
+            ("/a b/é?q=ü ü", "http://127.0.0.1:8080/a%20b/%C3%A9?q=%C3%BC%20%C3%BC"),
+        ])
     func relativeLocations(location: String, expected: String) async throws {
         // Given
         let transport = Self.redirecting(.redirect(to: location, status: 302))

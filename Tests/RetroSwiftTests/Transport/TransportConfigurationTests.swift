@@ -30,12 +30,14 @@ struct TransportConfigurationTests {
         }
     }
 
-    @Test("a base URL keeps its port and base path", arguments: [
-        ("http://127.0.0.1:8080/api/v2", "http://127.0.0.1:8080/api/v2/items/7?full=true"),
-        ("http://127.0.0.1:8080/api/v2/", "http://127.0.0.1:8080/api/v2/items/7?full=true"),
-        ("https://example.com", "https://example.com/items/7?full=true"),
-        ("https://example.com/base%20path?ignored=1", "https://example.com/base%20path/items/7?full=true"),
-    ])
+    @Test(
+        "a base URL keeps its port and base path",
+        arguments: [
+            ("http://127.0.0.1:8080/api/v2", "http://127.0.0.1:8080/api/v2/items/7?full=true"),
+            ("http://127.0.0.1:8080/api/v2/", "http://127.0.0.1:8080/api/v2/items/7?full=true"),
+            ("https://example.com", "https://example.com/items/7?full=true"),
+            ("https://example.com/base%20path?ignored=1", "https://example.com/base%20path/items/7?full=true"),
+        ])
     func joinsBaseURL(base: String, expected: String) async throws {
         // Given
         let transport = RecordingTransport()
@@ -78,8 +80,9 @@ struct TransportConfigurationTests {
         let error = #expect(throws: RequestError.self) { try transport.url(of: #require(transport.lastRequest)) }
 
         // Then
-        #expect(error?.description == "HostB.item (GET /items/{id}): the transport was configured twice with different settings "
-            + "(https://a.example and https://b.example); give each domain its own transport instance")
+        #expect(
+            error?.description == "HostB.item (GET /items/{id}): the transport was configured twice with different settings "
+                + "(https://a.example and https://b.example); give each domain its own transport instance")
     }
 
     @Test("configuring the same values twice is fine")

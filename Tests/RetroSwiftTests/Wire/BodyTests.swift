@@ -96,8 +96,9 @@ struct BodyTests {
         // Then
         let body = try #require(transport.lastRequest?.body)
         #expect(body.contentType == "application/x-www-form-urlencoded; charset=utf-8")
-        #expect(String(decoding: try body.data(), as: UTF8.self)
-            == "user=ann%40example.com&pass+word=p%26s%3Ds+%2B1&scopes=read&scopes=write&remember=true")
+        #expect(
+            String(decoding: try body.data(), as: UTF8.self)
+                == "user=ann%40example.com&pass+word=p%26s%3Ds+%2B1&scopes=read&scopes=write&remember=true")
     }
 
     @Test("a @FormFile makes the body multipart, in declaration order, with quoted names")
@@ -112,8 +113,11 @@ struct BodyTests {
         // Then
         let body = try #require(transport.lastRequest?.body)
         #expect(body.contentType == "multipart/form-data; boundary=XyZ")
-        let expected = Data("--XyZ\r\nContent-Disposition: form-data; name=\"title\"\r\n\r\nÜnïcode\r\n".utf8)
-            + Data("--XyZ\r\nContent-Disposition: form-data; name=\"attachment\"; filename=\"my %22best%22.png\"\r\nContent-Type: image/png\r\n\r\n".utf8)
+        let expected =
+            Data("--XyZ\r\nContent-Disposition: form-data; name=\"title\"\r\n\r\nÜnïcode\r\n".utf8)
+            + Data(
+                "--XyZ\r\nContent-Disposition: form-data; name=\"attachment\"; filename=\"my %22best%22.png\"\r\nContent-Type: image/png\r\n\r\n"
+                    .utf8)
             + Data([0x89, 0x50, 0x0D, 0x0A]) + Data("\r\n--XyZ--\r\n".utf8)
         #expect(try body.data() == expected)
     }
@@ -153,7 +157,8 @@ struct BodyTests {
         defer { try? FileManager.default.removeItem(at: url) }
 
         // When
-        _ = try await api.upload(UploadRequest(title: "big", file: .init(fileName: "big.bin", mimeType: "application/octet-stream", fileURL: url)))
+        _ = try await api.upload(
+            UploadRequest(title: "big", file: .init(fileName: "big.bin", mimeType: "application/octet-stream", fileURL: url)))
 
         // Then
         guard case .multipart(let form)? = transport.lastRequest?.body?.content else {
@@ -165,7 +170,8 @@ struct BodyTests {
         defer { try? FileManager.default.removeItem(at: written) }
         let streamed = try Data(contentsOf: written)
         // Written out by hand from RFC 7578, not by the encoder under test.
-        let expected = Data("--XyZ\r\nContent-Disposition: form-data; name=\"title\"\r\n\r\nbig\r\n".utf8)
+        let expected =
+            Data("--XyZ\r\nContent-Disposition: form-data; name=\"title\"\r\n\r\nbig\r\n".utf8)
             + Data("--XyZ\r\nContent-Disposition: form-data; name=\"attachment\"; filename=\"big.bin\"\r\n".utf8)
             + Data("Content-Type: application/octet-stream\r\n\r\n".utf8) + content + Data("\r\n--XyZ--\r\n".utf8)
         #expect(streamed == expected)
@@ -183,8 +189,9 @@ struct BodyTests {
         _ = try await api.attach(AttachmentRequest(tags: ["one"]))
 
         // Then
-        #expect(error?.description == "Api.attach (POST /attachments): a multipart body needs at least one part "
-            + "(RFC 2046), but every form field is nil or empty and every file is .empty; nothing was sent")
+        #expect(
+            error?.description == "Api.attach (POST /attachments): a multipart body needs at least one part "
+                + "(RFC 2046), but every form field is nil or empty and every file is .empty; nothing was sent")
         #expect(transport.requests.count == 1)
     }
 

@@ -31,12 +31,13 @@ struct HeaderTests {
         _ = try await api.me(TokenRequest(authorization: "Bearer t", trace: nil, languages: ["en", "fr;q=0.8"]))
 
         // Then
-        #expect(transport.lastRequest?.headerFields() == [
-            HttpHeader(name: "Accept", value: "application/json"),
-            HttpHeader(name: "X-Trace", value: "static"),
-            HttpHeader(name: "Authorization", value: "Bearer t"),
-            HttpHeader(name: "Accept-Language", value: "en, fr;q=0.8"),
-        ])
+        #expect(
+            transport.lastRequest?.headerFields() == [
+                HttpHeader(name: "Accept", value: "application/json"),
+                HttpHeader(name: "X-Trace", value: "static"),
+                HttpHeader(name: "Authorization", value: "Bearer t"),
+                HttpHeader(name: "Accept-Language", value: "en, fr;q=0.8"),
+            ])
     }
 
     @Test("request fields win over endpoint headers, which win over shared headers")
@@ -50,19 +51,22 @@ struct HeaderTests {
         let sent = try params.headerFields(sharedHeaders: transport.configuration.configuration(for: params).sharedHeaders)
 
         // Then
-        #expect(sent == [
-            HttpHeader(name: "X-App", value: "demo"),
-            HttpHeader(name: "Accept", value: "application/json"),
-            HttpHeader(name: "Authorization", value: "Mine"),
-            HttpHeader(name: "X-Trace", value: "t-1"),
-        ])
+        #expect(
+            sent == [
+                HttpHeader(name: "X-App", value: "demo"),
+                HttpHeader(name: "Accept", value: "application/json"),
+                HttpHeader(name: "Authorization", value: "Mine"),
+                HttpHeader(name: "X-Trace", value: "t-1"),
+            ])
     }
 
-    @Test("CR, LF and NUL in a value are rejected (no header injection)", arguments: [
-        ("Bearer x\r\nX-Admin: 1", "a carriage return (CR)"),
-        ("Bearer x\nX-Admin: 1", "a line feed (LF)"),
-        ("Bearer \u{0}", "a NUL byte"),
-    ])
+    @Test(
+        "CR, LF and NUL in a value are rejected (no header injection)",
+        arguments: [
+            ("Bearer x\r\nX-Admin: 1", "a carriage return (CR)"),
+            ("Bearer x\nX-Admin: 1", "a line feed (LF)"),
+            ("Bearer \u{0}", "a NUL byte"),
+        ])
     func rejectsInjection(value: String, culprit: String) async throws {
         // Given
         let (api, transport) = makeApi()
@@ -73,7 +77,10 @@ struct HeaderTests {
         }
 
         // Then
-        #expect(error?.description == "Api.me (GET /me), field 'authorization': header value contains \(culprit); CR, LF and other control characters are not allowed (they would allow header injection)")
+        #expect(
+            error?.description
+                == "Api.me (GET /me), field 'authorization': header value contains \(culprit); CR, LF and other control characters are not allowed (they would allow header injection)"
+        )
         #expect(transport.requests.isEmpty)
     }
 

@@ -35,19 +35,21 @@ struct PathEncodingTests {
         return (Api(transport: transport), transport)
     }
 
-    @Test("a value is percent-encoded as one path segment", arguments: [
-        ("plain-value_1.2~", "plain-value_1.2~"),
-        ("a/b", "a%2Fb"),
-        ("what?", "what%3F"),
-        ("#hash", "%23hash"),
-        ("100%", "100%25"),
-        ("two words", "two%20words"),
-        ("café", "caf%C3%A9"),
-        ("😀", "%F0%9F%98%80"),
-        ("a;b=c&d+e", "a%3Bb%3Dc%26d%2Be"),
-        ("user@host:1", "user@host:1"),
-        ("...", "..."),
-    ])
+    @Test(
+        "a value is percent-encoded as one path segment",
+        arguments: [
+            ("plain-value_1.2~", "plain-value_1.2~"),
+            ("a/b", "a%2Fb"),
+            ("what?", "what%3F"),
+            ("#hash", "%23hash"),
+            ("100%", "100%25"),
+            ("two words", "two%20words"),
+            ("café", "caf%C3%A9"),
+            ("😀", "%F0%9F%98%80"),
+            ("a;b=c&d+e", "a%3Bb%3Dc%26d%2Be"),
+            ("user@host:1", "user@host:1"),
+            ("...", "..."),
+        ])
     func encodesSegment(value: String, encoded: String) async throws {
         // Given
         let (api, transport) = makeApi()
@@ -85,7 +87,9 @@ struct PathEncodingTests {
 
         // Then
         #expect(error?.kind == .invalidValue)
-        #expect(error?.description == "Api.item (GET /items/{item_id}/detail), field 'itemId': path value '\(value)' is not allowed (path traversal)")
+        #expect(
+            error?.description
+                == "Api.item (GET /items/{item_id}/detail), field 'itemId': path value '\(value)' is not allowed (path traversal)")
         #expect(transport.requests.isEmpty)
     }
 
@@ -100,7 +104,9 @@ struct PathEncodingTests {
         }
 
         // Then
-        #expect(error?.description == "Api.item (GET /items/{item_id}/detail), field 'itemId': path value is empty, which would change the path")
+        #expect(
+            error?.description == "Api.item (GET /items/{item_id}/detail), field 'itemId': path value is empty, which would change the path"
+        )
         #expect(transport.requests.isEmpty)
     }
 

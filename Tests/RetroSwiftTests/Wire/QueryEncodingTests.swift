@@ -107,7 +107,10 @@ struct QueryEncodingTests {
         }
 
         // Then
-        #expect(error?.description == "Api.opaque (GET /opaque), field 'opaque': values of type Opaque cannot be sent; conform it to ParameterValueConvertible")
+        #expect(
+            error?.description
+                == "Api.opaque (GET /opaque), field 'opaque': values of type Opaque cannot be sent; conform it to ParameterValueConvertible"
+        )
         #expect(transport.requests.isEmpty)
     }
 

@@ -22,7 +22,8 @@ struct SpeechToTextRoute {
             guard let file = fields["file"] else {
                 return ServiceJSON.text("the form has no 'file' part", status: .unprocessableContent)
             }
-            let text = "\(file.count) bytes of audio heard by model \(fields["model_id"].map { String(decoding: $0, as: UTF8.self) } ?? "?")"
+            let text =
+                "\(file.count) bytes of audio heard by model \(fields["model_id"].map { String(decoding: $0, as: UTF8.self) } ?? "?")"
                 + " in language '\(fields["language_code"].map { String(decoding: $0, as: UTF8.self) } ?? "?")'"
             return ServiceJSON.response(["text": text])
         }

@@ -23,8 +23,11 @@ struct LiveWalkthrough {
         Console.step("POST an update to /api/v1/schedule/{schedule_id} (@Path)")
         var renamed = launch
         renamed.title = "Launch review (moved)"
-        let updated = try await schedules.updateSchedule(UpdateScheduleRequest(scheduleId: "sch_launch", accountId: "acc_demo", schedule: renamed))
-        guard updated.schedule.title == renamed.title else { throw WalkthroughError("the update came back titled \"\(updated.schedule.title)\"") }
+        let updated = try await schedules.updateSchedule(
+            UpdateScheduleRequest(scheduleId: "sch_launch", accountId: "acc_demo", schedule: renamed))
+        guard updated.schedule.title == renamed.title else {
+            throw WalkthroughError("the update came back titled \"\(updated.schedule.title)\"")
+        }
         Console.result("now titled \"\(updated.schedule.title)\"")
 
         Console.step("DELETE it, then DELETE it again (Either<Response, ErrorResponse>)")

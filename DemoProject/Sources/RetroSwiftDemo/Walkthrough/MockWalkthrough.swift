@@ -1,7 +1,8 @@
 import Foundation
 import RetroSwift
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// The same calls with closures assigned to the endpoints: no network at all.
@@ -13,7 +14,8 @@ struct MockWalkthrough {
 
         Console.step("api.getSchedules = { _ in GetSchedulesResponse(...) }")
         schedules.getSchedules = { request in
-            GetSchedulesResponse(schedules: [Schedule(id: "mock_1", title: "Mocked for \(request.accountId)", startsAt: Date())], page: request.page)
+            GetSchedulesResponse(
+                schedules: [Schedule(id: "mock_1", title: "Mocked for \(request.accountId)", startsAt: Date())], page: request.page)
         }
         let page = try await schedules.getSchedules(GetSchedulesRequest(page: 7, schedulesPerPage: 1, accountId: "acc_test"))
         guard page.page == 7, page.schedules.first?.id == "mock_1" else { throw WalkthroughError("the mock did not answer") }
@@ -35,7 +37,10 @@ struct MockWalkthrough {
         Console.step("api.$getSchedules.removeMock(): back to the real endpoint")
         schedules.$getSchedules.removeMock()
         schedules.removeAllMocks()
-        guard !schedules.$getSchedules.isMocked, !schedules.$deleteSchedule.isMocked else { throw WalkthroughError("a mock survived removeAllMocks()") }
-        Console.result("getSchedules is mocked: \(schedules.$getSchedules.isMocked), deleteSchedule is mocked: \(schedules.$deleteSchedule.isMocked)")
+        guard !schedules.$getSchedules.isMocked, !schedules.$deleteSchedule.isMocked else {
+            throw WalkthroughError("a mock survived removeAllMocks()")
+        }
+        Console.result(
+            "getSchedules is mocked: \(schedules.$getSchedules.isMocked), deleteSchedule is mocked: \(schedules.$deleteSchedule.isMocked)")
     }
 }
