@@ -27,7 +27,7 @@ enum RedirectFollower {
             let target = try self.target(of: location, from: result, request: request, policy: policy, redirects: redirects)
             if Origin(target) == nil || Origin(target) != originalOrigin {
                 request.headers.removeAll { policy.isCredential($0.name) }
-                request.withheldSharedHeaders = RedirectPolicy.standardCredentialHeaders.union(policy.credentialHeaders)
+                request.withheldSharedHeaders.formUnion(RedirectPolicy.standardCredentialHeaders.union(policy.credentialHeaders))
             }
             if status.becomesGet(after: request.method) {
                 request.method = .get

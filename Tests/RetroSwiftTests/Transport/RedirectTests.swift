@@ -305,6 +305,31 @@ struct RedirectTests {
         #expect(error?.headers["etag"] == "\"v1\"")
     }
 
+    @Test("what one redirect withheld stays withheld after the next: a dropped body's headers, then credentials")
+    func withheldAccumulates() async throws {
+        // Given: a 303 on the same origin drops the body, then a 307 leaves the origin
+        let count = Protected(0)
+        let transport = RecordingTransport { _ in
+            switch count.mutate({ value -> Int in
+                value += 1
+                return value
+            }) {
+            case 1: .redirect(to: "/v1/status", status: 303)
+            case 2: .redirect(to: "http://127.0.0.1:9090/v1/status", status: 307)
+            default: HttpOperationResult(statusCode: 204)
+            }
+        }
+
+        // When
+        _ = try await Api(transport: transport).replace(NoteRequest())
+
+        // Then
+        let last = transport.requests[2].headerFields(sharedHeaders: [
+            "Content-Type": "application/json", "Authorization": "Bearer s", "X-Client": "app",
+        ])
+        #expect(last.map(\.name).sorted() == ["X-Api-Key", "X-Client", "X-Trace"])
+    }
+
     @Test("a body dropped by a 303 takes a shared Content-Type with it")
     func sharedBodyHeadersDropped() async throws {
         // Given
