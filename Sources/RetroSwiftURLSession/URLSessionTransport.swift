@@ -108,7 +108,10 @@ public final class URLSessionTransport: ConfigurableHttpTransport {
     /// credential, the call stops rather than send it there.
     private func refuseSessionCredentials(for params: HttpRequestParams) throws {
         guard !params.withheldSharedHeaders.isEmpty, let additional = session.configuration.httpAdditionalHeaders else { return }
-        let names = additional.keys.map { "\($0)" }.filter { params.withheldSharedHeaders.contains(HeaderName.key($0)) }.sorted()
+        // Withheld `Content-*` headers belong to a body a 303 dropped, not to credentials: harmless on a GET.
+        let names = additional.keys.map { "\($0)" }
+            .filter { params.withheldSharedHeaders.contains(HeaderName.key($0)) && !HeaderName.key($0).hasPrefix("content-") }
+            .sorted()
         guard let name = names.first else { return }
         throw RequestError(
             .redirectRefused, endpoint: params.endpoint,

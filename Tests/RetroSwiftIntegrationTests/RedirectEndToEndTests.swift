@@ -172,11 +172,12 @@ struct RedirectEndToEndTests {
             switch request.encodedPath {
             case "/away": ScriptedResponse(status: 307, headers: [("Location", other.baseURL.absoluteString + "/landed")])
             case "/home": ScriptedResponse(status: 307, headers: [("Location", "/landed")])
+            case "/see-other": ScriptedResponse(status: 303, headers: [("Location", "/landed")])
             default: ScriptedResponse(status: 204)
             }
         }
         let configuration = URLSessionConfiguration.ephemeral
-        configuration.httpAdditionalHeaders = ["Authorization": "Bearer session-secret"]
+        configuration.httpAdditionalHeaders = ["Authorization": "Bearer session-secret", "Content-Type": "application/json"]
         let transport = URLSessionTransport(configuration: configuration)
         transport.setConfiguration(baseURL: origin.baseURL, sharedHeaders: nil)
         let api = SessionApi(transport: transport)
@@ -184,6 +185,8 @@ struct RedirectEndToEndTests {
         // When
         let away = await Result { try await api.away() }
         let home = await Result { try await api.home() }
+        // A 303 drops the body and its headers; a Content-Type in the session's headers is no credential.
+        let seeOther = await Result { try await api.seeOther() }
         await origin.stop()
         await other.stop()
 
@@ -195,6 +198,7 @@ struct RedirectEndToEndTests {
         }
         #expect(other.requests.isEmpty)
         _ = try home.get()
+        _ = try seeOther.get()
         #expect(origin.requests.last?.header("Authorization") == "Bearer session-secret")
     }
 
@@ -202,5 +206,6 @@ struct RedirectEndToEndTests {
     private final class SessionApi: Domain, @unchecked Sendable {
         @Get("/away") var away: () async throws -> Empty
         @Get("/home") var home: () async throws -> Empty
+        @Post("/see-other") var seeOther: () async throws -> Empty
     }
 }
