@@ -55,8 +55,8 @@ enum SessionTaskRunner {
         _ response: URLResponse?, _ error: (any Error)?, _ request: URLRequest, _ delegate: SessionTaskDelegate,
         _ make: (Int, HttpHeaderFields, URL?) throws -> HttpOperationResult
     ) -> Result<HttpOperationResult, any Error> {
-        // A challenge the delegate refused ends the task as cancelled; the 401 (or 407) is the answer, without its
-        // body, which swift-corelibs-foundation has not read by then.
+        // A challenge the delegate refused ends the task as cancelled; the 401 it kept is the answer, without its
+        // body, which went with the cancelled task.
         if let error, let refused = delegate.refusedChallengeResponse, (error as? URLError)?.code == .cancelled {
             return .success(
                 HttpOperationResult(statusCode: refused.statusCode, headers: headers(of: refused), url: refused.url ?? request.url))
@@ -118,8 +118,9 @@ enum SessionTaskRunner {
         return URLError(.networkConnectionLost, userInfo: urlError.userInfo)
     }
 
-    /// Starts the task `makeTask` returns, with `delegate` as its own unless its session's delegate decides for it,
-    /// and waits for it; cancelling the calling task cancels it.
+    /// Starts the task `makeTask` returns, with `delegate` as its own delegate (`nil` when the session's own
+    /// delegate decides everything, as for ``FileStreamingSession``), and waits for it; cancelling the calling task
+    /// cancels it.
     static func run(
         delegate: SessionTaskDelegate?,
         _ makeTask: (@escaping @Sendable (Result<HttpOperationResult, any Error>) -> Void) -> URLSessionTask
