@@ -11,17 +11,21 @@ enum RedirectFollower {
     ) async throws -> HttpOperationResult {
         // A call cancelled before it reaches the network sends nothing.
         try Task.checkCancellation()
-        guard policy.followsRedirects else { return try await transport.sendRequest(with: request) }
+        let first = try await transport.sendRequest(with: request)
+        // The everyday answer is no redirect: it costs one status check, nothing more.
+        guard policy.followsRedirects, FollowedStatus(rawValue: first.statusCode) != nil else { return first }
+        return try await follow(first, of: request, policy: policy, to: transport)
+    }
+
+    /// Follows the chain that `first`, the answer to `request`, starts.
+    private static func follow(
+        _ first: HttpOperationResult, of request: HttpRequestParams, policy: RedirectPolicy, to transport: any HttpTransport
+    ) async throws -> HttpOperationResult {
         var request = request
-        var originalOrigin: Origin?
+        var result = first
+        let originalOrigin = first.url.flatMap(Origin.init)
         var redirects = 0
-        while true {
-            var result = try await transport.sendRequest(with: request)
-            if result.url == nil { result.url = request.redirectURL }
-            if redirects == 0 { originalOrigin = result.url.flatMap(Origin.init) }
-            guard let status = FollowedStatus(rawValue: result.statusCode), let location = result.header("Location") else {
-                return result
-            }
+        while let status = FollowedStatus(rawValue: result.statusCode), let location = result.header("Location") {
             try Task.checkCancellation()
             redirects += 1
             let target = try self.target(of: location, from: result, request: request, policy: policy, redirects: redirects)
@@ -36,7 +40,10 @@ enum RedirectFollower {
                 request.withheldSharedHeaders.formUnion(bodyHeaders)
             }
             request.point(at: target)
+            result = try await transport.sendRequest(with: request)
+            if result.url == nil { result.url = request.redirectURL }
         }
+        return result
     }
 
     /// The redirect statuses that are followed; `300`, `304`, `305` and `306` are returned as they are.
