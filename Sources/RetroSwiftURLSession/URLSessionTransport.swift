@@ -87,10 +87,10 @@ public final class URLSessionTransport: ConfigurableHttpTransport {
     /// - Throws: `URLError` when no response arrived, `CancellationError` when the calling task was cancelled,
     ///   `RequestError` when the transport is not configured.
     public func sendRequest(with params: HttpRequestParams) async throws -> HttpOperationResult {
-        let baseURL = try configuration.configuration(for: params).baseURL
+        let settings = try configuration.configuration(for: params)
         try refuseSessionCredentials(for: params)
-        let request = try makeRequest(params)
-        let delegate = SessionTaskDelegate(credential: credential, credentialOrigin: baseURL, userSession: session)
+        let request = try makeRequest(params, settings)
+        let delegate = SessionTaskDelegate(credential: credential, credentialOrigin: settings.baseURL, userSession: session)
         let clock = ContinuousClock()
         let start = clock.now
         do {
@@ -121,8 +121,7 @@ public final class URLSessionTransport: ConfigurableHttpTransport {
         )
     }
 
-    private func makeRequest(_ params: HttpRequestParams) throws -> URLRequest {
-        let configuration = try configuration.configuration(for: params)
+    private func makeRequest(_ params: HttpRequestParams, _ configuration: HttpTransportConfiguration) throws -> URLRequest {
         var request = URLRequest(url: try params.url(relativeTo: configuration.baseURL))
         request.httpMethod = params.method.rawValue
         if let timeout = params.timeout { request.timeoutInterval = timeout }

@@ -33,7 +33,7 @@ extension HttpRequestParams {
         }
         let url = urlString(relativeTo: baseURL)
         words.append(Self.quoted(redactingSecrets ? queryRedaction.redact(url) : url))
-        let secret = Set(["authorization", "proxy-authorization", "cookie"] + redactedHeaders.map(HeaderName.key))
+        let secret = RedirectPolicy.standardCredentialHeaders.union(redactedHeaders.map(HeaderName.key))
         var multipart: MultipartFormBody?
         if case .multipart(let form)? = body?.content { multipart = form }
         for field in headerFields(sharedHeaders: sharedHeaders) {

@@ -32,15 +32,11 @@ struct RedirectTests {
         }
     }
 
-    /// Answers the first request with `first`, later ones with 204.
-    private static func redirecting(_ first: HttpOperationResult) -> RecordingTransport {
-        let count = Protected(0)
+    /// Answers requests with `answers` in order, then with 204.
+    private static func redirecting(_ answers: HttpOperationResult...) -> RecordingTransport {
+        let remaining = Protected(answers)
         return RecordingTransport { _ in
-            let index = count.mutate { value -> Int in
-                value += 1
-                return value
-            }
-            return index == 1 ? first : HttpOperationResult(statusCode: 204)
+            remaining.mutate { $0.isEmpty ? HttpOperationResult(statusCode: 204) : $0.removeFirst() }
         }
     }
 
@@ -156,17 +152,8 @@ struct RedirectTests {
     @Test("a redirect back to the original origin does not bring the credentials back")
     func credentialsStayWithheld() async throws {
         // Given: away to another port, then home again
-        let count = Protected(0)
-        let transport = RecordingTransport { _ in
-            switch count.mutate({ value -> Int in
-                value += 1
-                return value
-            }) {
-            case 1: .redirect(to: "http://127.0.0.1:9090/hop", status: 307)
-            case 2: .redirect(to: "http://127.0.0.1:8080/v1/home", status: 307)
-            default: HttpOperationResult(statusCode: 204)
-            }
-        }
+        let transport = Self.redirecting(
+            .redirect(to: "http://127.0.0.1:9090/hop", status: 307), .redirect(to: "http://127.0.0.1:8080/v1/home", status: 307))
 
         // When
         _ = try await Api(transport: transport).create(NoteRequest())
@@ -308,17 +295,8 @@ struct RedirectTests {
     @Test("what one redirect withheld stays withheld after the next: a dropped body's headers, then credentials")
     func withheldAccumulates() async throws {
         // Given: a 303 on the same origin drops the body, then a 307 leaves the origin
-        let count = Protected(0)
-        let transport = RecordingTransport { _ in
-            switch count.mutate({ value -> Int in
-                value += 1
-                return value
-            }) {
-            case 1: .redirect(to: "/v1/status", status: 303)
-            case 2: .redirect(to: "http://127.0.0.1:9090/v1/status", status: 307)
-            default: HttpOperationResult(statusCode: 204)
-            }
-        }
+        let transport = Self.redirecting(
+            .redirect(to: "/v1/status", status: 303), .redirect(to: "http://127.0.0.1:9090/v1/status", status: 307))
 
         // When
         _ = try await Api(transport: transport).replace(NoteRequest())
