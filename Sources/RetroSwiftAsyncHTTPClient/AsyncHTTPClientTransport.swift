@@ -38,6 +38,9 @@
         public let defaultTimeout: TimeInterval
         /// The largest body kept in memory; larger ones fail (declare `DownloadedFile` to stream them to disk).
         public let maxBodySize: Int
+        /// Where `DownloadedFile` bodies are written (yours once the call returns; deleted if it fails). Multipart
+        /// bodies stream straight from their files and need no temporary file.
+        public let temporaryDirectory: URL
 
         /// Creates a transport on `client`.
         ///
@@ -47,13 +50,15 @@
         ///   - defaultTimeout: Seconds a whole request may take when no timeout is declared. Unlike URLSession's
         ///     idle timeout this is a deadline for the complete exchange.
         ///   - maxBodySize: The largest response body held in memory, in bytes.
+        ///   - temporaryDirectory: Where downloaded bodies are written; the system's temporary directory by default.
         public init(
             client: HTTPClient = AsyncHTTPClientTransport.failFastClient, defaultTimeout: TimeInterval = 60,
-            maxBodySize: Int = 256 * 1024 * 1024
+            maxBodySize: Int = 256 * 1024 * 1024, temporaryDirectory: URL = FileManager.default.temporaryDirectory
         ) {
             self.client = client
             self.defaultTimeout = defaultTimeout
             self.maxBodySize = maxBodySize
+            self.temporaryDirectory = temporaryDirectory
         }
 
         /// Sends the request and returns the response, whatever its status.
@@ -71,24 +76,33 @@
                 let response = try await client.execute(request, timeout: .nanoseconds(Int64(seconds * 1_000_000_000)))
                 // async-http-client's timeout ends when the head arrives; the body is read under the same deadline, so
                 // a body that drips past it fails with `.timedOut` instead of arriving late as a success.
-                return try await Self.withDeadline(deadline) { try await self.result(from: response, url: request.url, params: params) }
+                return try await Self.withDeadline(deadline) {
+                    try await self.result(from: response, url: request.url, params: params)
+                }
             } catch {
                 throw Self.translate(error)
             }
         }
 
         /// Runs `body`, cancelling it and throwing `URLError(.timedOut)` if it has not finished by `deadline`.
-        private static func withDeadline<T: Sendable>(
-            _ deadline: ContinuousClock.Instant, _ body: @escaping @Sendable () async throws -> T
-        ) async throws -> T {
-            try await withThrowingTaskGroup(of: T?.self) { group in
+        private static func withDeadline(
+            _ deadline: ContinuousClock.Instant, _ body: @escaping @Sendable () async throws -> HttpOperationResult
+        ) async throws -> HttpOperationResult {
+            try await withThrowingTaskGroup(of: HttpOperationResult?.self) { group in
                 group.addTask { try await body() }
                 group.addTask {
                     try await Task.sleep(until: deadline, clock: .continuous)
                     return nil
                 }
                 defer { group.cancelAll() }
-                guard let first = try await group.next(), let value = first else { throw URLError(.timedOut) }
+                guard let first = try await group.next(), let value = first else {
+                    group.cancelAll()
+                    // A download that finished as the deadline passed would leave its file behind unseen.
+                    while let late = try? await group.next() {
+                        if let file = late?.downloadedFileURL { try? FileManager.default.removeItem(at: file) }
+                    }
+                    throw URLError(.timedOut)
+                }
                 return value
             }
         }
@@ -117,15 +131,15 @@
             // The URL the response came from: the requested one, unless a client of the user's followed redirects itself.
             let requested = response.url ?? URL(string: url)
             if params.responseDestination == .file && (200..<300).contains(status) {
-                let file = try await Self.download(response.body)
+                let file = try await Self.download(response.body, to: temporaryDirectory)
                 return HttpOperationResult(statusCode: status, headers: headers, downloadedFileURL: file, url: requested)
             }
             let buffer = try await response.body.collect(upTo: maxBodySize)
             return HttpOperationResult(statusCode: status, headers: headers, body: Data(buffer.readableBytesView), url: requested)
         }
 
-        private static func download(_ body: HTTPClientResponse.Body) async throws -> URL {
-            let (url, handle) = try TemporaryFile.create(.download)
+        private static func download(_ body: HTTPClientResponse.Body, to directory: URL) async throws -> URL {
+            let (url, handle) = try TemporaryFile.create(.download, in: directory)
             defer { try? handle.close() }
             do {
                 for try await chunk in body {

@@ -132,6 +132,11 @@ private final class RecordingHandler: ChannelInboundHandler {
             self.head = head
             body.clear()
             bodyByteCount = 0
+            // As real servers do (RFC 9110 §10.1.1): otherwise curl, under URLSession on Linux, holds back a large
+            // upload's body for a second waiting for this answer.
+            if head.headers[canonicalForm: "Expect"].contains(where: { $0.lowercased() == "100-continue" }) {
+                context.writeAndFlush(wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: .continue))), promise: nil)
+            }
         case .body(var chunk):
             bodyByteCount += chunk.readableBytes
             if recordingBodies { body.writeBuffer(&chunk) }

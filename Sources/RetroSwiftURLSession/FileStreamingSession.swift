@@ -24,11 +24,16 @@ final class FileStreamingSession: Sendable {
         session.finishTasksAndInvalidate()
     }
 
-    /// Uploads `file` with `request` and streams a 2xx response body to a new temporary file.
-    func upload(_ request: URLRequest, fromFile file: URL, decisions: SessionTaskDelegate) async throws -> HttpOperationResult {
+    /// Uploads `file` with `request` and streams a 2xx response body to a new file in `temporaryDirectory`.
+    func upload(
+        _ request: URLRequest, fromFile file: URL, decisions: SessionTaskDelegate, temporaryDirectory: URL
+    ) async throws -> HttpOperationResult {
         try await SessionTaskRunner.run(delegate: nil) { complete in
             let task = session.uploadTask(with: request, fromFile: file)
-            delegate.register(task, call: FileStreamingCall(request: request, decisions: decisions, complete: complete))
+            delegate.register(
+                task,
+                call: FileStreamingCall(
+                    request: request, decisions: decisions, temporaryDirectory: temporaryDirectory, complete: complete))
             return task
         }
     }
@@ -39,6 +44,7 @@ final class FileStreamingSession: Sendable {
 private final class FileStreamingCall: @unchecked Sendable {
     let request: URLRequest
     let decisions: SessionTaskDelegate
+    let temporaryDirectory: URL
     let complete: @Sendable (Result<HttpOperationResult, any Error>) -> Void
     var response: HTTPURLResponse?
     var file: URL?
@@ -47,10 +53,12 @@ private final class FileStreamingCall: @unchecked Sendable {
     var writeError: (any Error)?
 
     init(
-        request: URLRequest, decisions: SessionTaskDelegate, complete: @escaping @Sendable (Result<HttpOperationResult, any Error>) -> Void
+        request: URLRequest, decisions: SessionTaskDelegate, temporaryDirectory: URL,
+        complete: @escaping @Sendable (Result<HttpOperationResult, any Error>) -> Void
     ) {
         self.request = request
         self.decisions = decisions
+        self.temporaryDirectory = temporaryDirectory
         self.complete = complete
     }
 }
@@ -94,7 +102,7 @@ private final class FileStreamingDelegate: NSObject, URLSessionDataDelegate, @un
         call.response = http
         if (200..<300).contains(http.statusCode) {
             do {
-                (call.file, call.handle) = try TemporaryFile.create(.download)
+                (call.file, call.handle) = try TemporaryFile.create(.download, in: call.temporaryDirectory)
             } catch {
                 call.writeError = error
                 return completionHandler(.cancel)

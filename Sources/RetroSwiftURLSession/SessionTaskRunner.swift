@@ -31,8 +31,11 @@ enum SessionTaskRunner {
         }
     }
 
-    /// Downloads to a file we own; a non-2xx body is read back into memory, as error bodies are small.
-    static func download(_ request: URLRequest, in session: URLSession, delegate: SessionTaskDelegate) async throws -> HttpOperationResult {
+    /// Downloads to a file we own in `temporaryDirectory`; a non-2xx body is read back into memory, as error bodies
+    /// are small.
+    static func download(
+        _ request: URLRequest, in session: URLSession, delegate: SessionTaskDelegate, temporaryDirectory: URL
+    ) async throws -> HttpOperationResult {
         try await run(delegate: delegate) { complete in
             session.downloadTask(with: request) { location, response, error in
                 complete(
@@ -40,7 +43,7 @@ enum SessionTaskRunner {
                         guard let location else { return HttpOperationResult(statusCode: status, headers: headers, url: url) }
                         // URLSession deletes `location` when this handler returns, so move it first.
                         if (200..<300).contains(status) {
-                            let kept = TemporaryFile.url(for: .download)
+                            let kept = TemporaryFile.url(for: .download, in: temporaryDirectory)
                             try FileManager.default.moveItem(at: location, to: kept)
                             return HttpOperationResult(statusCode: status, headers: headers, downloadedFileURL: kept, url: url)
                         }

@@ -15,7 +15,8 @@ import RetroSwift
 ///   timeout); expiry throws `URLError(.timedOut)`.
 /// - Cancelling the calling task cancels the URLSession task at once and throws `CancellationError`.
 /// - Multipart bodies with file parts are written to a temporary file chunk by chunk and uploaded from it, so a
-///   large file is never held in memory; `DownloadedFile` responses are downloaded to disk.
+///   large file is never held in memory; `DownloadedFile` responses are downloaded to disk. Both go to
+///   ``temporaryDirectory``, and a call that fails leaves nothing there.
 /// - Redirects: the session never follows them itself; RetroSwift does, by the domain's or endpoint's
 ///   `RedirectPolicy`, so credentials stay with their origin and a `307` keeps its body, on Linux too.
 /// - Authentication challenges (Basic and Digest; NTLM and Negotiate on Apple platforms) are answered only with
@@ -42,6 +43,9 @@ public final class URLSessionTransport: ConfigurableHttpTransport {
     public let queryRedaction: QueryRedaction
     /// The credential that answers HTTP authentication challenges from the configured host, or `nil` to answer none.
     public let credential: URLCredential?
+    /// Where the transport writes multipart bodies with file parts before uploading them (deleted when the call
+    /// ends, whatever its outcome) and `DownloadedFile` bodies (yours once the call returns; deleted if it fails).
+    public let temporaryDirectory: URL
     private let streamingSession = LazyFileStreamingSession()
 
     /// Creates a transport on `session`.
@@ -51,14 +55,17 @@ public final class URLSessionTransport: ConfigurableHttpTransport {
     ///   - queryRedaction: The query parameters whose values the log line hides (`QueryRedaction.defaultNames` by default).
     ///   - credential: Answers Basic, Digest, NTLM or Negotiate challenges from the configured host, once; `nil`
     ///     (the default) answers none, so the `401` is returned.
+    ///   - temporaryDirectory: Where upload bodies with files and downloaded bodies are written; the system's
+    ///     temporary directory by default.
     ///   - logger: Receives one line per call, or `nil` for silence.
     public init(
         session: URLSession = .shared, queryRedaction: QueryRedaction = QueryRedaction(), credential: URLCredential? = nil,
-        logger: Logger? = nil
+        temporaryDirectory: URL = FileManager.default.temporaryDirectory, logger: Logger? = nil
     ) {
         self.session = session
         self.queryRedaction = queryRedaction
         self.credential = credential
+        self.temporaryDirectory = temporaryDirectory
         self.logger = logger
     }
 
@@ -69,14 +76,17 @@ public final class URLSessionTransport: ConfigurableHttpTransport {
     ///   - queryRedaction: The query parameters whose values the log line hides (`QueryRedaction.defaultNames` by default).
     ///   - credential: Answers Basic, Digest, NTLM or Negotiate challenges from the configured host, once; `nil`
     ///     (the default) answers none, so the `401` is returned.
+    ///   - temporaryDirectory: Where upload bodies with files and downloaded bodies are written; the system's
+    ///     temporary directory by default.
     ///   - logger: Receives one line per call, or `nil` for silence.
     public convenience init(
         configuration: URLSessionConfiguration, queryRedaction: QueryRedaction = QueryRedaction(),
-        credential: URLCredential? = nil, logger: Logger? = nil
+        credential: URLCredential? = nil, temporaryDirectory: URL = FileManager.default.temporaryDirectory,
+        logger: Logger? = nil
     ) {
         self.init(
             session: URLSession(configuration: configuration), queryRedaction: queryRedaction, credential: credential,
-            logger: logger
+            temporaryDirectory: temporaryDirectory, logger: logger
         )
     }
 
@@ -134,19 +144,22 @@ public final class URLSessionTransport: ConfigurableHttpTransport {
     private func perform(_ request: URLRequest, params: HttpRequestParams, delegate: SessionTaskDelegate) async throws
         -> HttpOperationResult
     {
-        let upload = try UploadSource(params.body)
+        let upload = try UploadSource(params.body, temporaryDirectory: temporaryDirectory)
         defer { upload.cleanUp() }
         if params.responseDestination == .file {
             switch upload {
             case .file(let file):
                 // A body stream would go chunked; an upload task sends the file with its Content-Length.
-                return try await streamingSession.session(for: session).upload(request, fromFile: file, decisions: delegate)
+                return try await streamingSession.session(for: session).upload(
+                    request, fromFile: file, decisions: delegate, temporaryDirectory: temporaryDirectory)
             case .data(let data):
                 var request = request
                 request.httpBody = data
-                return try await SessionTaskRunner.download(request, in: session, delegate: delegate)
+                return try await SessionTaskRunner.download(
+                    request, in: session, delegate: delegate, temporaryDirectory: temporaryDirectory)
             case .none:
-                return try await SessionTaskRunner.download(request, in: session, delegate: delegate)
+                return try await SessionTaskRunner.download(
+                    request, in: session, delegate: delegate, temporaryDirectory: temporaryDirectory)
             }
         }
         return try await SessionTaskRunner.data(request, upload: upload, in: session, delegate: delegate)

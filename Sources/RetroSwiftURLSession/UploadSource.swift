@@ -8,7 +8,7 @@ enum UploadSource {
     /// A temporary file we wrote and must delete.
     case file(URL)
 
-    init(_ body: HttpRequestBody?) throws {
+    init(_ body: HttpRequestBody?, temporaryDirectory: URL) throws {
         switch body?.content {
         case nil:
             self = .none
@@ -16,7 +16,7 @@ enum UploadSource {
             self = .data(data)
         case .multipart(let form)?:
             let hasFiles = form.parts.contains { if case .file = $0.content { true } else { false } }
-            self = hasFiles ? .file(try form.writeToTemporaryFile()) : .data(try form.data())
+            self = hasFiles ? .file(try form.writeToTemporaryFile(in: temporaryDirectory)) : .data(try form.data())
         }
     }
 

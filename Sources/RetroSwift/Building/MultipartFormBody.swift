@@ -61,8 +61,13 @@ public struct MultipartFormBody: Sendable {
     }
 
     /// Writes the body to a new temporary file and returns its URL; the caller deletes it.
-    public func writeToTemporaryFile() throws -> URL {
-        let (url, handle) = try TemporaryFile.create(.multipart)
+    ///
+    /// - Parameter directory: Where the file goes; the system's temporary directory by default.
+    /// - Returns: The new file, named `retroswift-multipart-…`.
+    /// - Throws: The error that stopped the file from being created, a file part from being read, or the body from
+    ///   being written; nothing is left behind then.
+    public func writeToTemporaryFile(in directory: URL = FileManager.default.temporaryDirectory) throws -> URL {
+        let (url, handle) = try TemporaryFile.create(.multipart, in: directory)
         defer { try? handle.close() }
         do {
             try write(to: handle)

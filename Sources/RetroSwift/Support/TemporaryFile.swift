@@ -10,14 +10,16 @@ package enum TemporaryFile {
         case multipart
     }
 
-    /// A new, unused URL in the temporary directory for a file of `kind`.
-    package static func url(for kind: Kind) -> URL {
-        FileManager.default.temporaryDirectory.appendingPathComponent("retroswift-\(kind.rawValue)-\(UUID().uuidString)")
+    /// A new, unused URL in `directory` (the system's temporary directory by default) for a file of `kind`.
+    package static func url(for kind: Kind, in directory: URL = FileManager.default.temporaryDirectory) -> URL {
+        directory.appendingPathComponent("retroswift-\(kind.rawValue)-\(UUID().uuidString)")
     }
 
-    /// Creates an empty file of `kind` and opens it for writing; the caller closes the handle.
-    package static func create(_ kind: Kind) throws -> (url: URL, handle: FileHandle) {
-        let url = url(for: kind)
+    /// Creates an empty file of `kind` in `directory` and opens it for writing; the caller closes the handle.
+    package static func create(_ kind: Kind, in directory: URL = FileManager.default.temporaryDirectory) throws -> (
+        url: URL, handle: FileHandle
+    ) {
+        let url = url(for: kind, in: directory)
         guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
             throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
         }

@@ -5,11 +5,12 @@ import RetroSwiftTestServer
 /// Starts a test server, hands a configured transport to the test body, and stops the server afterwards.
 func withServer<T>(
     _ kind: TransportKind, basePath: String = "", sharedHeaders: [String: String]? = nil,
+    temporaryDirectory: URL = FileManager.default.temporaryDirectory,
     respond: @escaping TestServer.Responder = { _ in ScriptedResponse(status: 204) },
     _ body: (any HttpTransport, TestServer) async throws -> T
 ) async throws -> T {
     let server = try await TestServer.start(respond)
-    let transport = kind.make()
+    let transport = kind.make(temporaryDirectory: temporaryDirectory)
     transport.setConfiguration(baseURL: URL(string: server.baseURL.absoluteString + basePath)!, sharedHeaders: sharedHeaders)
     do {
         let result = try await body(transport, server)

@@ -45,14 +45,15 @@ enum TransportKind: String, CaseIterable, CustomStringConvertible, Sendable {
         }
     }
 
-    /// A fresh transport; URLSession ones get their own session so connection pools do not leak between tests.
-    func make() -> any HttpTransport {
+    /// A fresh transport writing its files to `temporaryDirectory`; URLSession ones get their own session so
+    /// connection pools do not leak between tests.
+    func make(temporaryDirectory: URL = FileManager.default.temporaryDirectory) -> any HttpTransport {
         switch self {
         case .urlSession:
-            return URLSessionTransport(configuration: .ephemeral)
+            return URLSessionTransport(configuration: .ephemeral, temporaryDirectory: temporaryDirectory)
         #if AsyncHTTPClient
             case .asyncHTTPClient:
-                return AsyncHTTPClientTransport()
+                return AsyncHTTPClientTransport(temporaryDirectory: temporaryDirectory)
         #endif
         }
     }

@@ -1,0 +1,124 @@
+import Foundation
+import RetroSwift
+import RetroSwiftTestServer
+import Testing
+
+/// What the transports leave in their temporary directory: a returned `DownloadedFile` and nothing else, whether
+/// the call finished, failed, timed out or was cancelled. Each test gets a directory of its own (the transports'
+/// `temporaryDirectory`), so tests running in parallel cannot see each other's files.
+@Suite("End to end: temporary files", .timeLimit(.minutes(2)))
+struct TemporaryFileTests {
+    private struct UploadRequest {
+        @FormFile("file") var file = .empty
+    }
+
+    // @unchecked Sendable: the fixture adds only endpoint wrappers, set up in init and never reassigned.
+    private final class Api: Domain, @unchecked Sendable {
+        @Post("/upload") var upload: (UploadRequest) async throws -> Empty
+        @Post("/upload") var uploadThenDownload: (UploadRequest) async throws -> DownloadedFile
+        @Get("/download") var download: () async throws -> DownloadedFile
+    }
+
+    /// How the server answers, and what the call should end with.
+    enum Outcome: String, CaseIterable, CustomStringConvertible, Sendable {
+        case finished
+        case errorStatus
+        case cutMidBody
+        case stalledPastTimeout
+        case cancelledMidBody
+
+        var description: String { rawValue }
+
+        var response: ScriptedResponse {
+            let body = Data(repeating: 0x5A, count: 256 * 1024)
+            return switch self {
+            case .finished: ScriptedResponse(status: 200, headers: [("Content-Type", "application/octet-stream")], body: body)
+            case .errorStatus: .text("no such thing", status: 404)
+            case .cutMidBody: ScriptedResponse(status: 200, body: body, behavior: .closeMidResponse)
+            case .stalledPastTimeout, .cancelledMidBody: ScriptedResponse(status: 200, body: body, behavior: .stalled(afterBytes: 64 * 1024))
+            }
+        }
+    }
+
+    /// The call under test.
+    enum Call: String, CaseIterable, CustomStringConvertible, Sendable {
+        case upload
+        case download
+        case uploadThenDownload
+
+        var description: String { rawValue }
+    }
+
+    private static func makeDirectory() throws -> URL {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("retroswift-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false)
+        return directory
+    }
+
+    private static func contents(of directory: URL) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+    }
+
+    @Test(
+        "a finished, failed, timed-out or cancelled call leaves only the DownloadedFile it returned",
+        arguments: TransportKind.allCases, Call.allCases)
+    func leavesOnlyReturnedFiles(kind: TransportKind, call: Call) async throws {
+        for outcome in Outcome.allCases {
+            try await check(kind, call, outcome)
+        }
+    }
+
+    private func check(_ kind: TransportKind, _ call: Call, _ outcome: Outcome) async throws {
+        // Given
+        let directory = try Self.makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let upload = FileManager.default.temporaryDirectory.appendingPathComponent("retroswift-upload-\(UUID().uuidString)")
+        try Data(repeating: 0x41, count: 512 * 1024).write(to: upload)
+        defer { try? FileManager.default.removeItem(at: upload) }
+        let request = UploadRequest(file: .init(fileName: "a.bin", mimeType: "application/octet-stream", fileURL: upload))
+
+        try await withServer(kind, temporaryDirectory: directory, respond: { _ in outcome.response }) { transport, server in
+            let api = Api(transport: transport)
+            api.timeout = outcome == .stalledPastTimeout ? 0.5 : 30
+            let send: @Sendable () async throws -> DownloadedFile? = {
+                switch call {
+                case .upload:
+                    _ = try await api.upload(request)
+                    return nil
+                case .download: return try await api.download()
+                case .uploadThenDownload: return try await api.uploadThenDownload(request)
+                }
+            }
+
+            // When
+            let returned: Result<DownloadedFile?, any Error>
+            if outcome == .cancelledMidBody {
+                let task = Task { try await send() }
+                // The server records a request once it has read all of it; the stalled body follows at once. A call
+                // that ends first (it should not) ends the wait too, and the checks below report it.
+                let started = ContinuousClock.now
+                while server.requests.isEmpty && ContinuousClock.now - started < .seconds(10) {
+                    try await Task.sleep(for: .milliseconds(10))
+                }
+                try await Task.sleep(for: .milliseconds(100))
+                task.cancel()
+                returned = await task.result
+            } else {
+                returned = await Result { try await send() }
+            }
+
+            // Then
+            let files = try Self.contents(of: directory)
+            switch (outcome, returned) {
+            case (.finished, .success(let file)):
+                #expect(files == (file.map { [$0.url.lastPathComponent] } ?? []), "\(kind) \(call) \(outcome)")
+            case (.finished, .failure(let error)):
+                Issue.record("\(kind) \(call) \(outcome): failed with \(error)")
+            case (_, .success):
+                Issue.record("\(kind) \(call) \(outcome): succeeded")
+            case (_, .failure):
+                #expect(files == [], "\(kind) \(call) \(outcome)")
+            }
+        }
+    }
+}
