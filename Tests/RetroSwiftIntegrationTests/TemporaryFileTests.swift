@@ -35,7 +35,8 @@ struct TemporaryFileTests {
             case .finished: ScriptedResponse(status: 200, headers: [("Content-Type", "application/octet-stream")], body: body)
             case .errorStatus: .text("no such thing", status: 404)
             case .cutMidBody: ScriptedResponse(status: 200, body: body, behavior: .closeMidResponse)
-            case .stalledPastTimeout, .cancelledMidBody: ScriptedResponse(status: 200, body: body, behavior: .stalled(afterBytes: 64 * 1024))
+            case .stalledPastTimeout, .cancelledMidBody:
+                ScriptedResponse(status: 200, body: body, behavior: .stalled(afterBytes: 64 * 1024))
             }
         }
     }

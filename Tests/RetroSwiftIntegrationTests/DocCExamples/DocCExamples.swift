@@ -1,0 +1,109 @@
+import Foundation
+import RetroSwift
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The DocC articles' declarations, as written there (`DocCExampleTests` checks that they still match), so that
+/// they compile and can be run.
+enum DocCExamples {
+    // ParametersAndEncoding.md
+    struct GetSchedulesRequest {
+        @Query var page: Int
+        @Query("limit") var schedulesPerPage: Int = 0
+        @Header("X-Account-Id") var accountId: String = ""
+    }
+
+    struct SpeechToTextApiRequest {
+        @FormParam("model_id") var modelId = ""
+        @FormParam("language_code") var languageCode = ""
+        @FormParam("tag_audio_events") var tagAudioEvents = false
+        @FormParam("num_speakers") var numSpeakers = 1
+        @FormFile("file") var recording = .empty
+    }
+
+    // ParametersAndEncoding.md
+    struct Coordinate: ParameterValueConvertible {
+        var latitude: Double
+        var longitude: Double
+
+        var parameterValue: String { "\(latitude),\(longitude)" }
+    }
+
+    struct NearbyRequest {
+        @Query("near") var location = Coordinate(latitude: 0, longitude: 0)
+    }
+
+    // ResponsesAndErrors.md
+    struct CSV: HttpResponseDecodable {
+        var rows: [[String]]
+
+        static func decode(from response: HttpOperationResult, context: ResponseDecodingContext) throws -> CSV {
+            let text = String(decoding: response.body, as: UTF8.self)
+            return CSV(rows: text.split(separator: "\n").map { $0.split(separator: ",").map(String.init) })
+        }
+    }
+
+    // Interceptors.md
+    struct RequestIdInterceptor: Interceptor {
+        let report: @Sendable (String) -> Void
+
+        func intercept(_ request: HttpRequestParams, next: InterceptorNext) async throws -> HttpOperationResult {
+            let tagged = try request.settingHeader("X-Request-Id", to: UUID().uuidString)
+            let start = ContinuousClock.now
+            let response = try await next(tagged)
+            if ContinuousClock.now - start > .seconds(2) {
+                report("slow: \(request.endpoint) -> \(response.statusCode)")
+            }
+            return response
+        }
+    }
+
+    // Transports.md
+    final class RefuseRedirects: NSObject, URLSessionTaskDelegate, Sendable {
+        func urlSession(
+            _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+            newRequest request: URLRequest
+        ) async -> URLRequest? {
+            nil  // hand the 3xx back to RetroSwift
+        }
+    }
+
+    final class SimpleSessionTransport: ConfigurableHttpTransport {
+        let configuration = HttpTransportConfigurationStore()
+        private let session = URLSession(configuration: .ephemeral, delegate: RefuseRedirects(), delegateQueue: nil)
+
+        func sendRequest(with params: HttpRequestParams) async throws -> HttpOperationResult {
+            let settings = try configuration.configuration(for: params)
+            let url = try params.url(relativeTo: settings.baseURL)
+
+            var request = URLRequest(url: url)
+            request.httpMethod = params.method.rawValue
+            if let timeout = params.timeout { request.timeoutInterval = timeout }
+            for field in params.headerFields(sharedHeaders: settings.sharedHeaders) {
+                request.addValue(field.value, forHTTPHeaderField: field.name)
+            }
+            request.httpBody = try params.body?.data()  // small bodies only; stream multipart files in production
+
+            let (data, response) = try await session.data(for: request)
+            guard let http = response as? HTTPURLResponse else { throw URLError(.badServerResponse) }
+            var headers: HttpHeaderFields = [:]
+            for case (let name as String, let value as String) in http.allHeaderFields {
+                headers.append(name: name, value: value)
+            }
+            return HttpOperationResult(statusCode: http.statusCode, headers: headers, body: data, url: url)
+        }
+    }
+
+    // Redirects.md
+    final class FilesApi: ApiDomain, @unchecked Sendable {
+        struct LinkRequest {
+            @Path var id: Int = 0
+        }
+
+        @Get("/files/{id}") var file: (LinkRequest) async throws -> Data
+        @Get("/files/{id}", redirects: .never) var fileLink: (LinkRequest) async throws -> HttpResponse<Empty>
+    }
+
+}
