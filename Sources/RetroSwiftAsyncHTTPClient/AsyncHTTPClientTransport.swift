@@ -9,7 +9,8 @@
     /// An `HttpTransport` on swift-server's async-http-client, for server-side Swift on Linux, where it is much
     /// faster than URLSession. Enabled by the package trait `AsyncHTTPClient`.
     ///
-    /// Behaves like `URLSessionTransport`: one configuration per transport (a second, different one makes requests
+    /// Behaves like `URLSessionTransport`: domains with a base URL of their own can share it, the configuration set
+    /// through `setConfiguration` is one per transport (a second, different one makes the requests relying on it
     /// fail rather than silently redirecting them), timeouts from the endpoint or domain, task cancellation throws
     /// `CancellationError`, multipart file parts stream from disk, `DownloadedFile` responses stream to disk, and
     /// connection failures surface as `URLError` (`.cannotConnectToHost`, `.timedOut`, `.networkConnectionLost`) so

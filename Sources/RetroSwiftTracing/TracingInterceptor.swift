@@ -22,7 +22,8 @@
     public struct TracingInterceptor: Interceptor {
         /// Where spans go; `nil` uses `InstrumentationSystem.tracer`, read at each call.
         public let tracer: (any Tracer)?
-        /// The transport's base URL, for `url.full`, `server.address` and `server.port`; `nil` leaves them out.
+        /// The transport's base URL, for `url.full`, `server.address` and `server.port` of calls from domains without
+        /// a base URL of their own (`Domain.baseURL` wins); `nil` leaves them out for those.
         public let baseURL: URL?
         /// The query parameters whose values `url.full` hides.
         public let queryRedaction: QueryRedaction
@@ -56,7 +57,7 @@
             span.attributes["http.request.method"] = request.method.rawValue
             span.attributes["url.template"] = request.endpoint.template
             span.attributes["retroswift.endpoint"] = "\(request.endpoint.domain).\(request.endpoint.name)"
-            if let baseURL {
+            if let baseURL = request.domainBaseURL ?? baseURL {
                 span.attributes["url.full"] = queryRedaction.redact(request.urlString(relativeTo: baseURL))
                 if let host = baseURL.host { span.attributes["server.address"] = host }
                 span.attributes["server.port"] = baseURL.port ?? (baseURL.scheme?.lowercased() == "https" ? 443 : 80)

@@ -7,10 +7,11 @@ import RetroSwift
 
 /// An `HttpTransport` on `URLSession`, for Apple platforms and Linux.
 ///
-/// - One configuration per transport: a second `setConfiguration` with different values (two domains sharing
-///   this transport) makes every later request fail with `RequestError.transportNotConfigured` instead of
-///   silently sending one domain's calls to the other's host. Give each such domain its own transport; they can
-///   share one `URLSession`.
+/// - Domains with a base URL of their own (`ApiDomain(transport:baseURL:)`, `Domain.baseURL`) can share one
+///   transport: each call carries its domain's base URL and shared headers. The configuration set through
+///   `setConfiguration` is one per transport: a second one with different values (two domains sharing this
+///   transport) makes the requests that rely on it fail with `RequestError.transportNotConfigured` instead of
+///   silently sending one domain's calls to the other's host.
 /// - Timeouts: the endpoint's or domain's timeout becomes `URLRequest.timeoutInterval` (URLSession's idle
 ///   timeout); expiry throws `URLError(.timedOut)`.
 /// - Cancelling the calling task cancels the URLSession task at once and throws `CancellationError`.

@@ -155,10 +155,14 @@ struct RequestBuilder {
     }
 
     private func params() throws -> HttpRequestParams {
-        HttpRequestParams(
+        if let problem = settings.configurationProblem {
+            throw RequestError(.transportNotConfigured, endpoint: plan.endpoint, reason: "the domain's \(problem); nothing was sent")
+        }
+        return HttpRequestParams(
             method: plan.endpoint.method, encodedPath: encodedPath(), encodedQuery: encodedQuery(),
             queryItems: queryItems, headers: headers, body: try body(), timeout: plan.timeout ?? settings.timeout,
-            responseDestination: plan.responseDestination, endpoint: plan.endpoint
+            responseDestination: plan.responseDestination, endpoint: plan.endpoint, domainBaseURL: settings.baseURL,
+            domainSharedHeaders: settings.sharedHeaders
         )
     }
 

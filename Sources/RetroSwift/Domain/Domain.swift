@@ -6,7 +6,8 @@ import Foundation
 /// One instance may be used from many tasks at once, and endpoints may be mocked while calls run. To share one
 /// between tasks, declare the subclass `final class SchedulesApi: ApiDomain, @unchecked Sendable`; it is safe as long
 /// as the subclass adds no mutable stored properties of its own (endpoint wrappers keep their state behind a lock).
-/// The only stored state here is `transport` (a Sendable `let`) and `settings` (behind a lock).
+/// The only stored state here is `transport` (a Sendable `let`) and `settings` (behind a lock), which each call reads
+/// once when it starts.
 ///
 /// `Domain` itself is deliberately not `Sendable`: in a module whose default isolation is `MainActor` (Xcode 26 app
 /// targets), Swift 6.2/6.3 can only compile a subclass written `nonisolated final class SchedulesApi: ApiDomain`,
@@ -57,6 +58,43 @@ open class Domain {
     public var redirectPolicy: RedirectPolicy {
         get { settings.current.redirectPolicy }
         set { settings.withLock { $0.redirectPolicy = newValue } }
+    }
+
+    /// Where this domain's calls go: scheme, host, and optionally a port and a base path, such as
+    /// `https://api.example.com/v2`. `nil` (the default for `Domain`) leaves it to the transport's
+    /// `setConfiguration`; ``ApiDomain`` sets it from its `baseURL:`.
+    ///
+    /// A domain with a base URL of its own never uses the transport's configuration, so any number of such domains
+    /// can share one transport. It can change while the app runs (staging and production): calls started after the
+    /// change go to the new URL, calls already running finish with the old one. Change it together with
+    /// ``sharedHeaders`` through ``setConfiguration(baseURL:sharedHeaders:)`` when both differ, so that no call
+    /// pairs one environment's URL with the other's credentials. An unusable value (not an absolute `http` or
+    /// `https` URL) makes calls throw ``RequestError`` of kind ``RequestError/Kind/transportNotConfigured`` until
+    /// it is replaced; nothing is sent.
+    public var baseURL: URL? {
+        get { settings.current.baseURL }
+        set { settings.withLock { $0.setConfiguration(baseURL: newValue, sharedHeaders: $0.sharedHeaders) } }
+    }
+
+    /// Headers sent with every call of this domain, such as an API key. They are added to the transport's shared
+    /// headers and win over them by name; a request's own header of the same name wins over both. Like the
+    /// transport's, they are withheld once a redirect leaves the origin when they are credentials (see
+    /// ``RedirectPolicy``). They can be replaced while the app runs; calls already running keep the old ones. A name
+    /// or value that is not a valid header (a CR or LF in the value, for instance) makes calls throw ``RequestError``
+    /// until it is replaced; nothing is sent.
+    public var sharedHeaders: [String: String] {
+        get { settings.current.sharedHeaders }
+        set { settings.withLock { $0.setConfiguration(baseURL: $0.baseURL, sharedHeaders: newValue) } }
+    }
+
+    /// Replaces ``baseURL`` and ``sharedHeaders`` at once, so that no call sees one without the other: switching
+    /// from staging to production with a different API key, for instance.
+    ///
+    /// - Parameters:
+    ///   - baseURL: Where calls go from now on, or `nil` to use the transport's configuration.
+    ///   - sharedHeaders: The headers every call carries from now on.
+    public func setConfiguration(baseURL: URL?, sharedHeaders: [String: String] = [:]) {
+        settings.withLock { $0.setConfiguration(baseURL: baseURL, sharedHeaders: sharedHeaders) }
     }
 
     /// The timeout for endpoints that declare none, or `nil` for the transport's default.

@@ -31,11 +31,19 @@ public struct HttpRequestParams: Sendable {
     /// Lowercased names of shared headers that ``headerFields(sharedHeaders:)`` leaves out: the credentials, once a
     /// redirect has left the origin of the original request (see ``RedirectPolicy``).
     public internal(set) var withheldSharedHeaders: Set<String> = []
+    /// The base URL of the domain that built this request (``Domain/baseURL``) as it was when the call started, or
+    /// `nil` when the domain leaves it to the transport. ``HttpTransportConfigurationStore/configuration(for:)``
+    /// prefers it to the transport's own.
+    public internal(set) var domainBaseURL: URL?
+    /// The shared headers of the domain that built this request (``Domain/sharedHeaders``) as they were when the call
+    /// started; ``HttpTransportConfigurationStore/configuration(for:)`` adds them to the transport's.
+    public internal(set) var domainSharedHeaders: [String: String] = [:]
 
     init(
         method: HttpMethod, encodedPath: String, encodedQuery: String?, queryItems: [HttpQueryItem],
         headers: [HttpHeader], body: HttpRequestBody?, timeout: TimeInterval?,
-        responseDestination: ResponseDestination, endpoint: EndpointIdentity
+        responseDestination: ResponseDestination, endpoint: EndpointIdentity, domainBaseURL: URL? = nil,
+        domainSharedHeaders: [String: String] = [:]
     ) {
         self.method = method
         self.encodedPath = encodedPath
@@ -46,6 +54,8 @@ public struct HttpRequestParams: Sendable {
         self.timeout = timeout
         self.responseDestination = responseDestination
         self.endpoint = endpoint
+        self.domainBaseURL = domainBaseURL
+        self.domainSharedHeaders = domainSharedHeaders
     }
 
     /// The path and query as sent in the request line, for example `/api/v1/schedule?page=1&limit=30`.

@@ -12,4 +12,29 @@ public struct HttpTransportConfiguration: Sendable, Hashable {
         self.baseURL = baseURL
         self.sharedHeaders = sharedHeaders ?? [:]
     }
+
+    /// Why `baseURL` and `sharedHeaders` cannot be used, or `nil` when they can: the base URL must be an absolute
+    /// `http` or `https` URL with a host, and header names and values must be valid (no CR, LF or NUL).
+    package static func problem(baseURL: URL?, sharedHeaders: [String: String]) -> String? {
+        if let baseURL {
+            guard let scheme = baseURL.scheme?.lowercased(), scheme == "http" || scheme == "https", baseURL.host != nil else {
+                return "base URL '\(baseURL)' must be an absolute http or https URL"
+            }
+        }
+        for (name, value) in sharedHeaders.sorted(by: { $0.key < $1.key }) {
+            if let reason = HeaderRules.problem(inName: name) ?? HeaderRules.problem(inValue: value) {
+                return "shared header '\(name)': \(reason)"
+            }
+        }
+        return nil
+    }
+
+    /// This configuration with `headers` added, replacing shared headers of the same name (compared
+    /// case-insensitively).
+    func adding(sharedHeaders headers: [String: String]) -> HttpTransportConfiguration {
+        guard !headers.isEmpty else { return self }
+        let replaced = Set(headers.keys.map(HeaderName.key))
+        let kept = sharedHeaders.filter { !replaced.contains(HeaderName.key($0.key)) }
+        return HttpTransportConfiguration(baseURL: baseURL, sharedHeaders: kept.merging(headers) { _, domain in domain })
+    }
 }

@@ -4,9 +4,10 @@ import Foundation
 ///
 /// README-style domains configure their transport in `init`. When two domains share one transport and configure
 /// it differently, the last call would quietly redirect the other domain's requests. Instead the store remembers
-/// the conflict and every later request fails with ``RequestError/Kind/transportNotConfigured``, naming both
-/// configurations. Configuring the same values again is fine; give each differently configured domain its own
-/// transport (they can share one `URLSession` or `HTTPClient`).
+/// the conflict and every later request that relies on it fails with ``RequestError/Kind/transportNotConfigured``,
+/// naming both configurations. Configuring the same values again is fine. Domains that carry their own
+/// configuration (``Domain/baseURL``, as ``ApiDomain`` does) never rely on the store, so they can share one
+/// transport safely and switch base URLs while the app runs.
 public final class HttpTransportConfigurationStore: Sendable {
     private enum State: Sendable {
         case unset
@@ -49,7 +50,8 @@ public final class HttpTransportConfigurationStore: Sendable {
             case .configured(let existing):
                 state = .invalid(
                     "the transport was configured twice with different settings (\(existing.baseURL) and "
-                        + "\(configuration.baseURL)); give each domain its own transport instance"
+                        + "\(configuration.baseURL)); set each domain's baseURL instead, or give each domain its own "
+                        + "transport instance"
                 )
             case .invalid:
                 break
@@ -58,14 +60,28 @@ public final class HttpTransportConfigurationStore: Sendable {
     }
 
     /// The configuration to use for `params`, or a ``RequestError`` saying why there is none.
+    ///
+    /// A request from a domain with a base URL of its own (``Domain/baseURL``) goes there, with the domain's shared
+    /// headers only: what is stored here is not used, so domains configured this way can share a transport whatever
+    /// it holds. Otherwise the stored configuration is used, with the domain's shared headers added (they win over
+    /// stored ones of the same name).
+    ///
+    /// - Parameter params: The request about to be sent.
+    /// - Returns: The base URL and shared headers to send it with.
+    /// - Throws: ``RequestError`` of kind ``RequestError/Kind/transportNotConfigured`` when neither the domain nor
+    ///   this store has a usable base URL, or when two domains stored different configurations here.
     public func configuration(for params: HttpRequestParams) throws -> HttpTransportConfiguration {
+        if let baseURL = params.domainBaseURL {
+            return HttpTransportConfiguration(baseURL: baseURL, sharedHeaders: params.domainSharedHeaders)
+        }
         switch state.current {
         case .configured(let configuration):
-            return configuration
+            return configuration.adding(sharedHeaders: params.domainSharedHeaders)
         case .unset:
             throw RequestError(
                 .transportNotConfigured, endpoint: params.endpoint,
-                reason: "the transport has no base URL; call setConfiguration(baseURL:sharedHeaders:) first"
+                reason: "neither the domain nor the transport has a base URL; set the domain's baseURL or call the "
+                    + "transport's setConfiguration(baseURL:sharedHeaders:) first"
             )
         case .invalid(let reason):
             throw RequestError(.transportNotConfigured, endpoint: params.endpoint, reason: reason)
@@ -73,16 +89,6 @@ public final class HttpTransportConfigurationStore: Sendable {
     }
 
     private static func problem(in configuration: HttpTransportConfiguration) -> String? {
-        guard let scheme = configuration.baseURL.scheme?.lowercased(), scheme == "http" || scheme == "https",
-            configuration.baseURL.host != nil
-        else {
-            return "base URL '\(configuration.baseURL)' must be an absolute http or https URL"
-        }
-        for (name, value) in configuration.sharedHeaders {
-            if let reason = HeaderRules.problem(inName: name) ?? HeaderRules.problem(inValue: value) {
-                return "shared header '\(name)': \(reason)"
-            }
-        }
-        return nil
+        HttpTransportConfiguration.problem(baseURL: configuration.baseURL, sharedHeaders: configuration.sharedHeaders)
     }
 }

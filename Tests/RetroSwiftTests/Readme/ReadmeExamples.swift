@@ -67,6 +67,22 @@ extension ReadmeUsage {
     }
 }
 
+extension ReadmeUsage {
+    /// The README's environments example (Transports section); `transport` stands for its `URLSessionTransport()`.
+    static func environments(transport: HttpTransport, stagingKey: String, productionKey: String) async throws {
+        let files = FilesApi(
+            transport: transport, baseURL: URL(string: "https://staging.example.com")!,
+            sharedHeaders: ["X-Api-Key": stagingKey])
+        let media = FilesApi(transport: transport, baseURL: URL(string: "https://media.example.com")!)
+        _ = try await files.file(.init(id: 1))
+        _ = try await media.file(.init(id: 2))
+
+        // Calls started from now on go to production with its key; calls already running finish where they started.
+        files.setConfiguration(baseURL: URL(string: "https://api.example.com")!, sharedHeaders: ["X-Api-Key": productionKey])
+        _ = try await files.file(.init(id: 3))
+    }
+}
+
 // The README's curl example (Interceptors section).
 struct CurlPrinter: Interceptor {
     let baseURL: URL

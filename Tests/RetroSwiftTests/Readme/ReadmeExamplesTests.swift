@@ -98,6 +98,27 @@ struct ReadmeExamplesTests {
         #expect(transport.requests.count == 1)
     }
 
+    @Test("the README's environments example: two domains share a transport, and one switches to production")
+    func environments() async throws {
+        // Given
+        let transport = RecordingTransport()
+
+        // When
+        try await ReadmeUsage.environments(transport: transport, stagingKey: "s-key", productionKey: "p-key")
+
+        // Then
+        let sent = try transport.requests.map { request in
+            let shared = try transport.configuration.configuration(for: request).sharedHeaders
+            return "\(try transport.url(of: request)) \(shared)"
+        }
+        #expect(
+            sent == [
+                "https://staging.example.com/files/1 [\"X-Api-Key\": \"s-key\"]",
+                "https://media.example.com/files/2 [:]",
+                "https://api.example.com/files/3 [\"X-Api-Key\": \"p-key\"]",
+            ])
+    }
+
     @Test("a mock that throws URLError surfaces it")
     func throwingMock() async throws {
         // Given

@@ -50,7 +50,7 @@ struct TransportConfigurationTests {
         #expect(try transport.url(of: #require(transport.lastRequest)).absoluteString == expected)
     }
 
-    @Test("ApiDomain configures its transport from a base URL")
+    @Test("ApiDomain carries its base URL and shared headers itself, leaving the transport as it is")
     func apiDomainBaseURL() async throws {
         // Given
         let transport = RecordingTransport()
@@ -66,6 +66,106 @@ struct TransportConfigurationTests {
         let request = try #require(transport.lastRequest)
         #expect(try transport.url(of: request).absoluteString == "http://localhost:9000/v1/items/1?full=false")
         #expect(try transport.configuration.configuration(for: request).sharedHeaders == ["X-Key": "k"])
+        #expect(request.domainBaseURL == URL(string: "http://localhost:9000/v1")!)
+        _ = try await Api(transport: transport).item(ItemRequest(id: 2))
+        let bare = #expect(throws: RequestError.self) { try transport.url(of: #require(transport.lastRequest)) }
+        #expect(bare?.kind == .transportNotConfigured)
+    }
+
+    private final class Store: RetroSwift.ApiDomain, @unchecked Sendable {
+        @Get("/items/{id}") var item: (ItemRequest) async throws -> Empty
+    }
+
+    @Test("domains with base URLs of their own share one transport, each reaching its own host with its own headers")
+    func domainsShareATransport() async throws {
+        // Given: one transport, two ApiDomains, and a README-style domain that configured the transport itself
+        let transport = RecordingTransport()
+        let east = Store(transport: transport, baseURL: URL(string: "https://east.example/v1")!, sharedHeaders: ["X-Key": "east"])
+        let west = Store(transport: transport, baseURL: URL(string: "https://west.example")!, sharedHeaders: ["X-Key": "west"])
+        let readme = HostB(transport: transport)
+
+        // When
+        _ = try await east.item(ItemRequest(id: 1))
+        _ = try await west.item(ItemRequest(id: 2))
+        _ = try await readme.item(ItemRequest(id: 3))
+        _ = try await east.item(ItemRequest(id: 4))
+
+        // Then
+        let sent = try transport.requests.map { request in
+            let configuration = try transport.configuration.configuration(for: request)
+            return "\(try transport.url(of: request)) \(request.headerFields(sharedHeaders: configuration.sharedHeaders).map(\.value))"
+        }
+        #expect(
+            sent == [
+                "https://east.example/v1/items/1?full=false [\"east\"]",
+                "https://west.example/items/2?full=false [\"west\"]",
+                "https://b.example/items/3?full=false []",
+                "https://east.example/v1/items/4?full=false [\"east\"]",
+            ])
+    }
+
+    @Test("a domain's shared headers are added to the transport's and win by name, whatever its case; request fields win over both")
+    func domainSharedHeadersOnTransportConfiguration() async throws {
+        // Given
+        struct TokenRequest {
+            @Header("X-Trace") var trace = "from-request"
+        }
+        final class Api: Domain, @unchecked Sendable {
+            @Get("/t") var call: (TokenRequest) async throws -> Empty
+        }
+        let transport = RecordingTransport()
+        transport.setConfiguration(
+            baseURL: URL(string: "https://api.example")!, sharedHeaders: ["x-key": "transport", "X-Client": "app", "X-Trace": "t"])
+        let api = Api(transport: transport)
+        api.sharedHeaders = ["X-Key": "domain", "x-trace": "domain"]
+
+        // When
+        _ = try await api.call(TokenRequest())
+
+        // Then
+        let request = try #require(transport.lastRequest)
+        let shared = try transport.configuration.configuration(for: request).sharedHeaders
+        #expect(shared == ["X-Client": "app", "X-Key": "domain", "x-trace": "domain"])
+        #expect(
+            request.headerFields(sharedHeaders: shared).map { "\($0.name): \($0.value)" } == [
+                "X-Client: app", "X-Key: domain", "X-Trace: from-request",
+            ])
+        #expect(try transport.url(of: request).absoluteString == "https://api.example/t")
+    }
+
+    @Test(
+        "an unusable domain base URL or shared header fails every call with its reason and sends nothing, until replaced",
+        arguments: [
+            (
+                URL(string: "ftp://files.example")!, [:],
+                "Store.item (GET /items/{id}): the domain's base URL 'ftp://files.example' must be an absolute http or https URL; nothing was sent"
+            ),
+            (
+                URL(string: "/relative/only")!, [:],
+                "Store.item (GET /items/{id}): the domain's base URL '/relative/only' must be an absolute http or https URL; nothing was sent"
+            ),
+            (
+                URL(string: "https://api.example")!, ["X-Key": "a\r\nX-Injected: 1"],
+                "Store.item (GET /items/{id}): the domain's shared header 'X-Key': header value contains a carriage return "
+                    + "(CR); CR, LF and other control characters are not allowed (they would allow header injection); "
+                    + "nothing was sent"
+            ),
+        ] as [(URL, [String: String], String)])
+    func unusableDomainConfiguration(baseURL: URL, headers: [String: String], message: String) async throws {
+        // Given
+        let transport = RecordingTransport()
+        let store = Store(transport: transport, baseURL: URL(string: "https://good.example")!)
+        store.setConfiguration(baseURL: baseURL, sharedHeaders: headers)
+
+        // When
+        let error = await #expect(throws: RequestError.self) { _ = try await store.item(ItemRequest(id: 1)) }
+        store.setConfiguration(baseURL: URL(string: "https://good.example")!)
+        _ = try await store.item(ItemRequest(id: 2))
+
+        // Then
+        #expect(error?.description == message)
+        #expect(error?.kind == .transportNotConfigured)
+        #expect(try transport.requests.map { try transport.url(of: $0).absoluteString } == ["https://good.example/items/2?full=false"])
     }
 
     @Test("two domains configuring one transport differently make its requests fail instead of going to the wrong host")
@@ -82,7 +182,8 @@ struct TransportConfigurationTests {
         // Then
         #expect(
             error?.description == "HostB.item (GET /items/{id}): the transport was configured twice with different settings "
-                + "(https://a.example and https://b.example); give each domain its own transport instance")
+                + "(https://a.example and https://b.example); set each domain's baseURL instead, or give each domain its "
+                + "own transport instance")
     }
 
     @Test("configuring the same values twice is fine")
@@ -109,7 +210,9 @@ struct TransportConfigurationTests {
         let error = #expect(throws: RequestError.self) { try transport.url(of: #require(transport.lastRequest)) }
 
         // Then
-        #expect(error?.reason == "the transport has no base URL; call setConfiguration(baseURL:sharedHeaders:) first")
+        #expect(
+            error?.reason == "neither the domain nor the transport has a base URL; set the domain's baseURL or call the "
+                + "transport's setConfiguration(baseURL:sharedHeaders:) first")
     }
 
     @Test("a host that is not a host is rejected", arguments: ["bad host/path", ""])
