@@ -1,9 +1,9 @@
 import Benchmark
 import BenchmarkSupport
 
-/// 3. End to end on loopback against a SwiftNIO server in this (release) process: RetroSwift on each transport
-/// against the same client used by hand. One benchmark iteration is one batch of `tasks` concurrent calls, so
-/// the ratio of times is the inverse ratio of throughput.
+/// 3. End to end on loopback against a SwiftNIO server in another process (`e2e-ratios --serve`, which must be
+/// built first): RetroSwift on each transport against the same client used by hand. One benchmark iteration is
+/// one batch of `tasks` concurrent calls, so the ratio of times is the inverse ratio of throughput.
 func registerEndToEnd() {
     let configuration = Benchmark.Configuration(
         metrics: [.wallClock, .throughput], warmupIterations: 20, scalingFactor: .one, maxDuration: .seconds(3), maxIterations: 5_000

@@ -3,7 +3,6 @@ import Foundation
 import NIOCore
 import RetroSwift
 import RetroSwiftAsyncHTTPClient
-import RetroSwiftTestServer
 import RetroSwiftURLSession
 
 #if canImport(FoundationNetworking)
@@ -31,6 +30,10 @@ public enum E2EClient: String, CaseIterable, CustomStringConvertible, Sendable {
 /// The 1 KB JSON document.
 public struct E2EPayload: Codable, Sendable {
     public var items: [Catalog.Item]
+
+    /// What the server answers a GET with and what every POST sends.
+    static let sample = E2EPayload(
+        items: (0..<12).map { Catalog.Item(id: $0, name: "Item number \($0)", price: 1.25, available: true, tags: ["a", "b"]) })
 }
 
 struct E2EPostRequest {
@@ -46,34 +49,36 @@ final class E2EApi: Domain, @unchecked Sendable {
     @Post("/catalog") var post: (E2EPostRequest) async throws -> E2EAck
 }
 
-/// The server and the clients, made once per process.
+/// The clients, made once per process, calling a server in another process.
 public final class E2EHarness: Sendable {
-    /// The process-wide harness.
-    public static let shared = Task { try await E2EHarness() }
+    /// The harness of the ordo-one benchmarks. Their server is `e2e-ratios --serve` from the same build directory;
+    /// nothing stops it explicitly: it exits when this process does, as that closes its standard input.
+    public static let shared = Task {
+        let server = try E2EServerProcess.start(E2EServerProcess.executableNextToThisOne())
+        return E2EHarness(baseURL: server.baseURL, server: server)
+    }
 
-    let server: TestServer
+    let baseURL: URL
     let session = URLSession(configuration: .ephemeral)
     let urlSessionApi: E2EApi
     let asyncHTTPClientApi: E2EApi
-    let payload: E2EPayload
-    let payloadData: Data
+    let payload = E2EPayload.sample
+    /// Only held, so that the server's standard input stays open (and the server alive) as long as the harness.
+    private let server: E2EServerProcess?
 
-    init() async throws {
-        let payload = E2EPayload(
-            items: (0..<12).map { Catalog.Item(id: $0, name: "Item number \($0)", price: 1.25, available: true, tags: ["a", "b"]) })
-        let payloadData = try JSONEncoder().encode(payload)
-        server = try await TestServer.start(recordingBodies: false) { request in
-            request.method == "GET"
-                ? ScriptedResponse(status: 200, headers: [("Content-Type", "application/json")], body: payloadData)
-                : .json(#"{"ok":true}"#)
-        }
-        self.payload = payload
-        self.payloadData = payloadData
+    /// Measures against the server at `baseURL`, `http://127.0.0.1:<port>` of an ``E2EServerProcess``.
+    public convenience init(baseURL: URL) {
+        self.init(baseURL: baseURL, server: nil)
+    }
+
+    private init(baseURL: URL, server: E2EServerProcess?) {
+        self.baseURL = baseURL
+        self.server = server
         let urlSessionTransport = URLSessionTransport(configuration: .ephemeral)
-        urlSessionTransport.setConfiguration(baseURL: server.baseURL, sharedHeaders: nil)
+        urlSessionTransport.setConfiguration(baseURL: baseURL, sharedHeaders: nil)
         urlSessionApi = E2EApi(transport: urlSessionTransport)
         let asyncHTTPClientTransport = AsyncHTTPClientTransport(client: .shared)
-        asyncHTTPClientTransport.setConfiguration(baseURL: server.baseURL, sharedHeaders: nil)
+        asyncHTTPClientTransport.setConfiguration(baseURL: baseURL, sharedHeaders: nil)
         asyncHTTPClientApi = E2EApi(transport: asyncHTTPClientTransport)
     }
 
@@ -98,7 +103,7 @@ public final class E2EHarness: Sendable {
 
     /// What careful hand-written URLSession code does: build, send, check the status, decode.
     private func rawURLSession(_ operation: E2EOperation) async throws {
-        var request = URLRequest(url: server.baseURL.appendingPathComponent("catalog"))
+        var request = URLRequest(url: baseURL.appendingPathComponent("catalog"))
         request.httpMethod = operation.rawValue
         if operation == .post {
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
@@ -114,7 +119,7 @@ public final class E2EHarness: Sendable {
     }
 
     private func rawAsyncHTTPClient(_ operation: E2EOperation) async throws {
-        var request = HTTPClientRequest(url: server.baseURL.absoluteString + "/catalog")
+        var request = HTTPClientRequest(url: baseURL.absoluteString + "/catalog")
         request.method = operation == .get ? .GET : .POST
         if operation == .post {
             request.headers.add(name: "Content-Type", value: "application/json")

@@ -4,7 +4,8 @@ import Foundation
 
 /// End-to-end throughput ratios measured in pairs: every round times a batch by hand and the same batch through
 /// RetroSwift back to back (alternating which goes first), so both see the same machine state. On a shared
-/// machine this is far steadier than comparing two benchmarks run seconds apart.
+/// machine this is far steadier than comparing two benchmarks run seconds apart. The server is this executable
+/// again, run with `--serve` in a process of its own.
 @main
 struct E2ERatios: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -15,12 +16,20 @@ struct E2ERatios: AsyncParsableCommand {
     @Option(help: "Rounds per comparison.")
     var rounds = 300
 
+    @Flag(help: "Only serve on 127.0.0.1: print the port, run until killed or until standard input closes.")
+    var serve = false
+
     func run() async throws {
-        let harness = try await E2EHarness.shared.value
+        if serve { return try await E2EServerProcess.serve() }
+        let server = try E2EServerProcess.start(Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0]))
+        defer { server.stop() }
+        let harness = E2EHarness(baseURL: server.baseURL)
         print(
             "| call | tasks | RetroSwift + URLSessionTransport / raw URLSession | RetroSwift + AsyncHTTPClientTransport / raw async-http-client | AsyncHTTPClientTransport / URLSessionTransport |"
         )
         print("| --- | --- | --- | --- | --- |")
+        // Absolute rates only put the ratios in context: they swing with the machine's load far more than ratios.
+        var rates: [String] = []
         for tasks in [1, 32] {
             for operation in E2EOperation.allCases {
                 let session = try await pairedTimes(harness, operation, tasks, raw: .rawURLSession, ours: .retroSwiftURLSession)
@@ -32,8 +41,17 @@ struct E2ERatios: AsyncParsableCommand {
                     String(format: "%.2f", session.ours / client.ours),
                 ]
                 print("| " + row.joined(separator: " | ") + " |")
+                let calls = Double(rounds * tasks)
+                let rate = [session.raw, session.ours, client.raw, client.ours].map { String(format: "%.0f", calls / $0) }
+                rates.append("| " + ([operation.rawValue, "\(tasks)"] + rate).joined(separator: " | ") + " |")
             }
         }
+        print("\nCalls per second:\n")
+        print(
+            "| call | tasks | raw URLSession | RetroSwift + URLSessionTransport | raw async-http-client | RetroSwift + AsyncHTTPClientTransport |"
+        )
+        print("| --- | --- | --- | --- | --- | --- |")
+        for row in rates { print(row) }
     }
 
     /// Total seconds spent by each side over all rounds, after a warm-up; throughput ratio is raw / ours.
