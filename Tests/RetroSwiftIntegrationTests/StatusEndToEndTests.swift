@@ -169,4 +169,34 @@ struct StatusEndToEndTests {
             }
         }
     }
+
+    @Test(
+        "401, 403 and 500 with text bodies (Echo's and Kilo's error cases) throw HttpError quoting the text",
+        arguments: TransportKind.allCases)
+    func textErrorBodies(kind: TransportKind) async throws {
+        let answers: [String: ScriptedResponse] = [
+            "GET": ScriptedResponse(status: 401, headers: [("Content-Type", "text/plain")], body: Data("Token expired".utf8)),
+            "DELETE": ScriptedResponse(
+                status: 403, headers: [("Content-Type", "text/html; charset=utf-8")],
+                body: Data("<html><body>Forbidden by proxy</body></html>\n".utf8)),
+            "HEAD": ScriptedResponse(status: 500),
+        ]
+        try await withServer(kind, respond: { request in answers[request.method] ?? .text("unexpected", status: 400) }) {
+            transport, _ in
+            // Given
+            let api = Api(transport: transport)
+
+            // When
+            let unauthorized = await #expect(throws: HttpError.self) { _ = try await api.user() }
+            let forbidden = await #expect(throws: HttpError.self) { _ = try await api.delete() }
+            let failed = await #expect(throws: HttpError.self) { _ = try await api.exists() }
+
+            // Then
+            #expect(unauthorized?.description == "HTTP 401 Unauthorized from Api.user (GET /user): Token expired")
+            #expect(
+                forbidden?.description
+                    == "HTTP 403 Forbidden from Api.delete (DELETE /user): <html><body>Forbidden by proxy</body></html>")
+            #expect(failed?.description == "HTTP 500 Internal Server Error from Api.exists (HEAD /user)")
+        }
+    }
 }

@@ -19,22 +19,47 @@ public struct HttpError: Error, Sendable, CustomStringConvertible, LocalizedErro
         self.endpoint = endpoint
     }
 
-    /// The body as text when the server sent `text/plain` (as Echo does), else `nil`.
+    /// The body as text when the server sent any `text/*` type (`text/plain` as Echo does, `text/html` from a proxy),
+    /// read in the `charset` it names (UTF-8 unless it says ISO-8859-1 or US-ASCII); `nil` for other types.
     public var bodyText: String? {
         let result = HttpOperationResult(statusCode: statusCode, headers: headers, body: body)
-        guard result.mediaType == "text/plain" else { return nil }
+        guard let mediaType = result.mediaType, mediaType.hasPrefix("text/") else { return nil }
+        let charset = result.header("Content-Type").flatMap(Self.charset)
+        if charset == "iso-8859-1" || charset == "latin1" || charset == "us-ascii" {
+            return String(data: body, encoding: .isoLatin1) ?? String(decoding: body, as: UTF8.self)
+        }
         return String(decoding: body, as: UTF8.self)
     }
 
+    /// The longest text body the description quotes whole; longer ones are cut there and say how much was left out.
+    static let quotedCharacterLimit = 1_000
+
     /// `HTTP 404 from SchedulesApi.deleteSchedule (DELETE /api/v1/schedule/{schedule_id}): Schedule not found`.
+    ///
+    /// A `text/*` body is quoted with surrounding whitespace trimmed; past 1,000 characters it is cut and ends with
+    /// `… (N more characters)`, so a proxy's error page cannot flood a log.
     public var description: String {
         var text = "HTTP \(statusCode)"
         if let phrase = Self.reasonPhrases[statusCode] { text += " \(phrase)" }
         text += " from \(endpoint)"
-        if let bodyText, !bodyText.isEmpty {
-            text += ": " + (bodyText.count > 1_000 ? String(bodyText.prefix(1_000)) + "…" : bodyText)
+        if let bodyText = bodyText?.trimmingCharacters(in: .whitespacesAndNewlines), !bodyText.isEmpty {
+            let limit = Self.quotedCharacterLimit
+            let quoted = bodyText.prefix(limit)
+            text += ": " + quoted
+            if quoted.endIndex < bodyText.endIndex { text += "… (\(bodyText.count - limit) more characters)" }
         }
         return text
+    }
+
+    /// The `charset` parameter of a `Content-Type` value, lowercased and unquoted.
+    private static func charset(in contentType: String) -> String? {
+        for parameter in contentType.split(separator: ";").dropFirst() {
+            let pair = parameter.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            if pair.count == 2, pair[0].lowercased() == "charset" {
+                return pair[1].trimmingCharacters(in: CharacterSet(charactersIn: "\"")).lowercased()
+            }
+        }
+        return nil
     }
 
     // HTTPURLResponse.localizedString lives in FoundationNetworking on Linux, which the core must not import.
@@ -45,7 +70,7 @@ public struct HttpError: Error, Sendable, CustomStringConvertible, LocalizedErro
         502: "Bad Gateway", 503: "Service Unavailable", 504: "Gateway Timeout",
     ]
 
-    /// The same as ``description``, so `error.localizedDescription` carries a `text/plain` body.
+    /// The same as ``description``, so `error.localizedDescription` carries a `text/*` body.
     public var errorDescription: String? {
         description
     }

@@ -99,6 +99,41 @@ struct ResponseHandlingTests {
         #expect(error?.localizedDescription == "HTTP 404 Not Found from Api.user (GET /user): No such user")
     }
 
+    @Test(
+        "any text/* error body is quoted in the description, trimmed, in the charset it names",
+        arguments: [
+            ("text/html; charset=utf-8", Data("<h1>Forbidden</h1>\n".utf8), "<h1>Forbidden</h1>"),
+            ("TEXT/CSV", Data("a,b\n1,2".utf8), "a,b\n1,2"),
+            ("text/plain; charset=\"ISO-8859-1\"", Data([0x43, 0x61, 0x66, 0xE9]), "Café"),
+            ("text/plain", Data("  \n".utf8), nil),
+        ] as [(String, Data, String?)])
+    func textErrorBodies(contentType: String, body: Data, quoted: String?) async throws {
+        // Given
+        let (api, _) = api(HttpOperationResult(statusCode: 403, headers: ["Content-Type": contentType], body: body))
+
+        // When
+        let error = await #expect(throws: HttpError.self) { _ = try await api.user() }
+
+        // Then
+        #expect(error?.description == "HTTP 403 Forbidden from Api.user (GET /user)" + (quoted.map { ": " + $0 } ?? ""))
+    }
+
+    @Test("a huge text error body is cut at 1,000 characters and says how much was left out")
+    func hugeTextErrorBody() async throws {
+        // Given
+        let page = String(repeating: "é", count: 1_000) + String(repeating: "x", count: 4_321)
+        let (api, _) = api(HttpOperationResult(statusCode: 502, headers: ["Content-Type": "text/html"], body: Data(page.utf8)))
+
+        // When
+        let error = await #expect(throws: HttpError.self) { _ = try await api.user() }
+
+        // Then
+        #expect(
+            error?.description == "HTTP 502 Bad Gateway from Api.user (GET /user): " + String(repeating: "é", count: 1_000)
+                + "… (4321 more characters)")
+        #expect(error?.body.count == 6_321)
+    }
+
     @Test("a JSON error body is kept in the error but not in its description")
     func jsonErrorBody() async throws {
         // Given
