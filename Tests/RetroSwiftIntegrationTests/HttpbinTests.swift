@@ -107,6 +107,17 @@ struct HttpbinTests {
         @Path var hops: Int = 3
     }
 
+    struct SearchRequest {
+        @Query var page: Int = 1
+        @QueryMap var filters: [String: String?] = [:]
+        @HeaderMap var extraHeaders: [String: String] = [:]
+    }
+
+    struct ProfileFormRequest {
+        @FormParam var user: String = ""
+        @FormMap var fields: [String: String] = [:]
+    }
+
     struct BasicAuthRequest {
         @Path var user: String = "ann"
         @Path var password: String = "s3cret"
@@ -125,6 +136,8 @@ struct HttpbinTests {
         @Get("/absolute-redirect/{hops}") var absoluteRedirects: (HopsRequest) async throws -> HttpResponse<Echo>
         @Post("/redirect-to") var redirectElsewhere: (RedirectRequest) async throws -> Empty
         @Get("/basic-auth/{user}/{password}") var basicAuth: (BasicAuthRequest) async throws -> BasicAuthResult
+        @Get("/get", headers: ["X-Static": "declared"]) var search: (SearchRequest) async throws -> Echo
+        @Post("/post") var postProfile: (ProfileFormRequest) async throws -> Echo
     }
 
     private func api(_ kind: TransportKind, sharedHeaders: [String: String]? = nil) throws -> Api {
@@ -146,6 +159,28 @@ struct HttpbinTests {
         #expect(echo.args == ["text": text, "page": "3", "flag": "true"])
         #expect(echo.headers["X-Account-Id"] == "acc 1")
         #expect(echo.headers["X-Client"] == "retroswift")
+    }
+
+    @Test(
+        "@QueryMap, @HeaderMap and @FormMap entries arrive as separate, encoded fields; nil is left out",
+        arguments: TransportKind.allCases)
+    func maps(kind: TransportKind) async throws {
+        // Given
+        let api = try api(kind)
+        let tricky = "a+b&c=d#e f/g?h é"
+
+        // When
+        let search = try await api.search(
+            SearchRequest(
+                page: 2, filters: ["q": tricky, "sort": "name", "unset": nil, "ünïcode key": "1"],
+                extraHeaders: ["X-Trace": "t-1", "X-Static": "from map"]))
+        let profile = try await api.postProfile(ProfileFormRequest(user: "ann", fields: ["bio": tricky, "city": "Zürich"]))
+
+        // Then
+        #expect(search.args == ["page": "2", "q": tricky, "sort": "name", "ünïcode key": "1"])
+        #expect(search.headers["X-Trace"] == "t-1")
+        #expect(search.headers["X-Static"] == "from map")
+        #expect(profile.form == ["user": "ann", "bio": tricky, "city": "Zürich"])
     }
 
     @Test("a JSON body round-trips, dates as whole epoch milliseconds", arguments: TransportKind.allCases)

@@ -104,3 +104,22 @@ protocol ArrayValue {
 extension Array: ArrayValue {
     var elementsAny: [Any] { map { $0 } }
 }
+
+/// Lets the builder read a `[String: Value]`, or an optional one, held in an `Any`: the entries of `@QueryMap`,
+/// `@HeaderMap` and `@FormMap` fields.
+protocol StringKeyedEntries {
+    /// The entries sorted by key, so the wire order does not depend on hashing; `nil` for a `nil` optional.
+    var entriesInKeyOrder: [(key: String, value: Any)]? { get }
+}
+
+extension Dictionary: StringKeyedEntries where Key == String {
+    var entriesInKeyOrder: [(key: String, value: Any)]? {
+        sorted { $0.key < $1.key }.map { ($0.key, $0.value as Any) }
+    }
+}
+
+extension Optional: StringKeyedEntries where Wrapped: StringKeyedEntries {
+    var entriesInKeyOrder: [(key: String, value: Any)]? {
+        self?.entriesInKeyOrder ?? nil
+    }
+}

@@ -74,10 +74,58 @@ struct RequestBuilder {
     func wireStrings<Value>(of value: Value, for field: RequestPlan.Field) throws -> ParameterValues.WireStrings {
         do {
             return try ParameterValues.wireStrings(of: value)
-        } catch .unsupported(let typeName) {
-            throw invalid(field, "values of type \(typeName) cannot be sent; conform it to ParameterValueConvertible")
-        } catch .nested {
-            throw invalid(field, "nested arrays cannot be sent; flatten the array")
+        } catch {
+            throw invalid(field, error)
+        }
+    }
+
+    private func invalid(_ field: RequestPlan.Field, _ failure: ParameterValues.Failure) -> RequestError {
+        switch failure {
+        case .unsupported(let typeName):
+            invalid(field, "values of type \(typeName) cannot be sent; conform it to ParameterValueConvertible")
+        case .nested:
+            invalid(field, "nested arrays cannot be sent; flatten the array")
+        }
+    }
+
+    /// Adds the entries of a `@QueryMap`, `@HeaderMap` or `@FormMap` in key order, each as a field of the kind the
+    /// map stands for, named by its key; errors name the map and the key.
+    mutating func addMap<Value>(_ value: Value, for field: RequestPlan.Field) throws {
+        guard let entryKind = field.kind.mapEntryKind, let map = value as? any StringKeyedEntries else {
+            throw planMismatch(Value.self)
+        }
+        guard let entries = map.entriesInKeyOrder else { return }
+        for (key, entryValue) in entries {
+            let entry = RequestPlan.Field(property: "\(field.property)[\"\(key)\"]", kind: entryKind, name: key)
+            if key.isEmpty { throw invalid(entry, "the key is empty; every entry needs a name") }
+            if entryKind == .header, let problem = HeaderRules.problem(inName: key) { throw invalid(entry, problem) }
+            if let declared = plan.fields.first(where: { Self.names($0, key, as: entryKind) }) {
+                throw invalid(
+                    entry,
+                    "'\(key)' is also the name of \(declared.kind.rawValue) '\(declared.property)'; send it through one of them")
+            }
+            if entryKind == .header, let other = headers.first(where: { HeaderName.matches($0.name, key) }),
+                !plan.staticHeaders.contains(where: { HeaderName.matches($0.name, key) })
+            {
+                throw invalid(entry, "'\(key)' and '\(other.name)' name the same header (header names are case-insensitive)")
+            }
+            let strings: [String]
+            do {
+                strings = try ParameterValues.strings(from: entryValue)
+            } catch {
+                throw invalid(entry, error)
+            }
+            try add(strings: strings, for: entry)
+        }
+    }
+
+    /// Whether the declared `field` sends the name `key` where a map entry of `kind` would.
+    private static func names(_ field: RequestPlan.Field, _ key: String, as kind: ParameterKind) -> Bool {
+        switch (kind, field.kind) {
+        case (.query, .query): field.name == key
+        case (.header, .header): HeaderName.matches(field.name, key)
+        case (.formParam, .formParam), (.formParam, .formFile): field.name == key
+        default: false
         }
     }
 
@@ -97,7 +145,7 @@ struct RequestBuilder {
         case .header: try addHeader(values, field)
         case .formParam:
             form += values.map { .init(name: field.name, fileName: nil, mimeType: nil, content: .text($0)) }
-        case .jsonBody, .formFile: throw planMismatch(type(of: values))
+        case .jsonBody, .formFile, .queryMap, .headerMap, .formMap: throw planMismatch(type(of: values))
         }
     }
 

@@ -54,6 +54,7 @@ public struct FormFile: Sendable {
 
 extension FormFile: RequestParameter {
     static var kind: ParameterKind { .formFile }
+    static var valueType: Any.Type { File.self }
     var explicitName: String? { name }
 
     func write(to builder: inout RequestBuilder, as field: RequestPlan.Field) throws {

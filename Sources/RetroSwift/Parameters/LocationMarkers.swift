@@ -1,4 +1,5 @@
-/// The marker types behind `@Query`, `@Header`, `@Path`, `@JsonBody` and `@FormParam`.
+/// The marker types behind `@Query`, `@Header`, `@Path`, `@JsonBody`, `@FormParam`, `@QueryMap`, `@HeaderMap` and
+/// `@FormMap`.
 public enum LocationMarkers {
     /// Marks a query parameter.
     public enum Query: ParameterLocation {
@@ -28,5 +29,23 @@ public enum LocationMarkers {
     public enum FormParam: ParameterLocation {
         /// ``ParameterKind/formParam``.
         public static var kind: ParameterKind { .formParam }
+    }
+
+    /// Marks a dictionary of query parameters.
+    public enum QueryMap: ParameterLocation {
+        /// ``ParameterKind/queryMap``.
+        public static var kind: ParameterKind { .queryMap }
+    }
+
+    /// Marks a dictionary of header fields.
+    public enum HeaderMap: ParameterLocation {
+        /// ``ParameterKind/headerMap``.
+        public static var kind: ParameterKind { .headerMap }
+    }
+
+    /// Marks a dictionary of form fields.
+    public enum FormMap: ParameterLocation {
+        /// ``ParameterKind/formMap``.
+        public static var kind: ParameterKind { .formMap }
     }
 }

@@ -1,4 +1,5 @@
-/// The one property wrapper behind `@Query`, `@Header`, `@Path`, `@JsonBody` and `@FormParam`.
+/// The one property wrapper behind `@Query`, `@Header`, `@Path`, `@JsonBody`, `@FormParam`, `@QueryMap`,
+/// `@HeaderMap` and `@FormMap`.
 ///
 /// The wire name is the property name without the leading `_`, or the name you pass: `@Query("limit")`.
 ///
@@ -30,13 +31,14 @@ extension Parameter: Sendable where Value: Sendable {}
 
 extension Parameter: RequestParameter {
     static var kind: ParameterKind { Location.kind }
+    static var valueType: Any.Type { Value.self }
     var explicitName: String? { name }
 
     func write(to builder: inout RequestBuilder, as field: RequestPlan.Field) throws {
-        if Location.kind == .jsonBody {
-            try builder.setJSONBody(wrappedValue, for: field)
-        } else {
-            try builder.add(builder.wireStrings(of: wrappedValue, for: field), for: field)
+        switch Location.kind {
+        case .jsonBody: try builder.setJSONBody(wrappedValue, for: field)
+        case .queryMap, .headerMap, .formMap: try builder.addMap(wrappedValue, for: field)
+        default: try builder.add(builder.wireStrings(of: wrappedValue, for: field), for: field)
         }
     }
 }
@@ -56,3 +58,17 @@ public typealias JsonBody<Value: Encodable> = Parameter<LocationMarkers.JsonBody
 
 /// A form field: `application/x-www-form-urlencoded`, or a multipart part when the request has a `@FormFile`.
 public typealias FormParam<Value> = Parameter<LocationMarkers.FormParam, Value>
+
+/// Query parameters from a `[String: Value]` dictionary (Retrofit's `@QueryMap`): one per key, in key order, each
+/// value by the rules of `@Query` (`nil` omitted, arrays repeat the key). A key that a `@Query` field also names is
+/// refused, as is an empty key.
+public typealias QueryMap<Value> = Parameter<LocationMarkers.QueryMap, Value>
+
+/// Header fields from a `[String: Value]` dictionary (Retrofit's `@HeaderMap`): one per key, in key order, each
+/// value by the rules of `@Header`. Keys must be header names; a CR, LF or other control character in a value is
+/// refused, and so is a key that a `@Header` field also names. Entries override the endpoint's static headers.
+public typealias HeaderMap<Value> = Parameter<LocationMarkers.HeaderMap, Value>
+
+/// Form fields from a `[String: Value]` dictionary (Retrofit's `@FieldMap`): one per key, in key order, each value
+/// by the rules of `@FormParam`. A key that a `@FormParam` or `@FormFile` field also names is refused.
+public typealias FormMap<Value> = Parameter<LocationMarkers.FormMap, Value>

@@ -12,4 +12,20 @@ public enum ParameterKind: String, Sendable, Hashable {
     case formParam = "@FormParam"
     /// A file in a multipart form, `@FormFile`.
     case formFile = "@FormFile"
+    /// Query parameters named by a dictionary's keys, `@QueryMap`.
+    case queryMap = "@QueryMap"
+    /// Header fields named by a dictionary's keys, `@HeaderMap`.
+    case headerMap = "@HeaderMap"
+    /// Form fields named by a dictionary's keys, `@FormMap`.
+    case formMap = "@FormMap"
+
+    /// Where the entries of a map go, or `nil` for the other kinds.
+    var mapEntryKind: ParameterKind? {
+        switch self {
+        case .queryMap: .query
+        case .headerMap: .header
+        case .formMap: .formParam
+        default: nil
+        }
+    }
 }

@@ -1,6 +1,8 @@
 /// What the request planner and builder read from each wrapped field of a request.
 protocol RequestParameter {
     static var kind: ParameterKind { get }
+    /// The type of the wrapped value, which the planner checks for maps.
+    static var valueType: Any.Type { get }
     var explicitName: String? { get }
     /// Adds this field's value to the request being built, as `field` of the plan says.
     func write(to builder: inout RequestBuilder, as field: RequestPlan.Field) throws

@@ -27,6 +27,10 @@ struct RequestPlanner {
         let label: String
         let kind: ParameterKind?
         let name: String?
+        /// The wrapped value's type, when the field is a parameter.
+        var valueType: Any.Type? = nil
+        /// Whether the wrapper was given a name argument (`false` when only the type is known).
+        var isNamedExplicitly = false
     }
 
     /// Validates the declaration against a request value whose static type `T` is its exact type, and returns
@@ -52,7 +56,8 @@ struct RequestPlanner {
                 let parameterType = field.type as? any RequestParameter.Type
                 return FieldDescription(
                     label: field.label, kind: parameterType?.kind,
-                    name: parameterType.map { _ in names.names[index] ?? propertyName(field.label) }
+                    name: parameterType.map { _ in names.names[index] ?? propertyName(field.label) },
+                    valueType: parameterType?.valueType, isNamedExplicitly: names.names[index] != nil
                 )
             }
             return try plan(
@@ -64,7 +69,8 @@ struct RequestPlanner {
             let fields = ClassRequestFields.parameters(of: request).map { label, parameter in
                 FieldDescription(
                     label: label, kind: parameter.map { type(of: $0).kind },
-                    name: parameter.map { $0.explicitName ?? propertyName(label) }
+                    name: parameter.map { $0.explicitName ?? propertyName(label) },
+                    valueType: parameter.map { type(of: $0).valueType }, isNamedExplicitly: parameter?.explicitName != nil
                 )
             }
             return try plan(
@@ -100,7 +106,8 @@ struct RequestPlanner {
             fields = []
         } else if let layout = StructLayout(of: requestType) {
             fields = layout.fields.map { field in
-                .init(label: field.label, kind: (field.type as? any RequestParameter.Type)?.kind, name: nil)
+                let parameterType = field.type as? any RequestParameter.Type
+                return .init(label: field.label, kind: parameterType?.kind, name: nil, valueType: parameterType?.valueType)
             }
         }
         do {
@@ -196,10 +203,26 @@ struct RequestPlanner {
                 report(
                     "'\(field.label)' of \(requestTypeName) is not a request parameter",
                     fix:
-                        "mark it @Query, @Header, @Path, @JsonBody, @FormParam or @FormFile, or make it a computed property",
+                        "mark it @Query, @Header, @Path, @JsonBody, @FormParam, @FormFile, @QueryMap, @HeaderMap or @FormMap, "
+                        + "or make it a computed property",
                     field: field.label
                 )
                 return nil
+            }
+            if kind.mapEntryKind != nil, let valueType = field.valueType, !(valueType is any StringKeyedEntries.Type) {
+                report(
+                    "\(kind.rawValue) '\(Self.propertyName(field.label))' has type \(valueType), not a dictionary with String keys",
+                    fix: "declare it as [String: Value], such as [String: String] or [String: [String]]",
+                    field: Self.propertyName(field.label)
+                )
+            }
+            if kind.mapEntryKind != nil, field.isNamedExplicitly {
+                report(
+                    "\(kind.rawValue) '\(Self.propertyName(field.label))' is given the name '\(field.name ?? "")', but a map's "
+                        + "keys are its names",
+                    fix: "drop the name argument; to send one value under that name, declare a \(kind.mapEntryKind?.rawValue ?? "") field",
+                    field: Self.propertyName(field.label)
+                )
             }
             return CheckedField(property: Self.propertyName(field.label), kind: kind, name: field.name)
         }
@@ -207,7 +230,8 @@ struct RequestPlanner {
 
     private mutating func checkNames(_ fields: [CheckedField]) {
         var seen: [String: CheckedField] = [:]
-        for field in fields {
+        // A map's entries are named by its keys, checked when they are sent.
+        for field in fields where field.kind.mapEntryKind == nil {
             guard let name = field.name else { continue }
             if name.isEmpty {
                 report(
@@ -261,7 +285,7 @@ struct RequestPlanner {
 
     private mutating func checkBody(_ fields: [CheckedField]) -> RequestPlan.BodyStyle {
         let bodies = fields.filter { $0.kind == .jsonBody }
-        let form = fields.filter { $0.kind == .formParam || $0.kind == .formFile }
+        let form = fields.filter { $0.kind == .formParam || $0.kind == .formFile || $0.kind == .formMap }
         if bodies.count > 1 {
             report(
                 "\(bodies.count) @JsonBody fields (\(bodies.map { "'\($0.property)'" }.joined(separator: ", "))); a request has one body",

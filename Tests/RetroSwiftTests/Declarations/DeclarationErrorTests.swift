@@ -191,7 +191,8 @@ struct DeclarationErrorTests {
             plain == """
                 RetroSwift found 1 declaration mistake:
                 - Api.plainField (GET /plain), field 'forgotten': 'forgotten' of PlainFieldRequest is not a request parameter. \
-                Fix: mark it @Query, @Header, @Path, @JsonBody, @FormParam or @FormFile, or make it a computed property.
+                Fix: mark it @Query, @Header, @Path, @JsonBody, @FormParam, @FormFile, @QueryMap, @HeaderMap or @FormMap, \
+                or make it a computed property.
                 """)
         #expect(
             response == """

@@ -367,22 +367,24 @@ struct RequestShapeTests {
             outer == """
                 RetroSwift found 1 declaration mistake:
                 - ShapesApi.outer (GET /outer), field 'inner': 'inner' of OuterRequest is not a request parameter. \
-                Fix: mark it @Query, @Header, @Path, @JsonBody, @FormParam or @FormFile, or make it a computed property.
+                Fix: mark it @Query, @Header, @Path, @JsonBody, @FormParam, @FormFile, @QueryMap, @HeaderMap or @FormMap, \
+                or make it a computed property.
                 """)
         let partly = await message { _ = try await api.partly(PartlyWrappedRequest()) }
         #expect(
             partly == """
                 RetroSwift found 1 declaration mistake:
                 - ShapesApi.partly (GET /partly), field 'plain': 'plain' of PartlyWrappedRequest is not a request \
-                parameter. Fix: mark it @Query, @Header, @Path, @JsonBody, @FormParam or @FormFile, or make it a \
-                computed property.
+                parameter. Fix: mark it @Query, @Header, @Path, @JsonBody, @FormParam, @FormFile, @QueryMap, \
+                @HeaderMap or @FormMap, or make it a computed property.
                 """)
         let notAStruct = await message { _ = try await api.anything(42) }
         #expect(
             notAStruct == """
                 RetroSwift found 1 declaration mistake:
                 - ShapesApi.anything (GET /anything), field '_value': '_value' of Int is not a request parameter. \
-                Fix: mark it @Query, @Header, @Path, @JsonBody, @FormParam or @FormFile, or make it a computed property.
+                Fix: mark it @Query, @Header, @Path, @JsonBody, @FormParam, @FormFile, @QueryMap, @HeaderMap or @FormMap, \
+                or make it a computed property.
                 """)
         #expect(transport.requests.isEmpty)
     }

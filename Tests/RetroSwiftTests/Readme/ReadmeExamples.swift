@@ -83,6 +83,25 @@ extension ReadmeUsage {
     }
 }
 
+// The README's maps example (Parameters section).
+struct SearchRequest {
+    @Query var page: Int = 1
+    @QueryMap var filters: [String: String?] = [:]
+    @HeaderMap var extraHeaders: [String: String] = [:]
+}
+
+// @unchecked Sendable: as the README says, the subclass adds only endpoint wrappers.
+final class SearchApi: Domain, @unchecked Sendable {
+    @Get("/search") var search: (SearchRequest) async throws -> Empty
+}
+
+extension ReadmeUsage {
+    static func search(_ api: SearchApi) async throws {
+        _ = try await api.search(SearchRequest(page: 2, filters: ["q": "a&b", "sort": "name", "tag": nil]))
+        // GET /search?page=2&q=a%26b&sort=name
+    }
+}
+
 // The README's curl example (Interceptors section).
 struct CurlPrinter: Interceptor {
     let baseURL: URL

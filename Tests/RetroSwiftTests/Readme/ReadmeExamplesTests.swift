@@ -119,6 +119,18 @@ struct ReadmeExamplesTests {
             ])
     }
 
+    @Test("the README's maps example sends the query its comment shows")
+    func maps() async throws {
+        // Given
+        let transport = RecordingTransport()
+
+        // When
+        try await ReadmeUsage.search(SearchApi(transport: transport))
+
+        // Then
+        #expect(transport.lastRequest?.encodedPathAndQuery == "/search?page=2&q=a%26b&sort=name")
+    }
+
     @Test("a mock that throws URLError surfaces it")
     func throwingMock() async throws {
         // Given
