@@ -1,4 +1,13 @@
-/// The marker types behind `@Get`, `@Post`, `@Put`, `@Patch`, `@Delete` and `@Head`.
+/// The marker types behind `@Get`, `@Post`, `@Put`, `@Patch`, `@Delete`, `@Head` and `@Options`.
+///
+/// A method of your own takes a marker and a type alias:
+///
+/// ```swift
+/// enum PropfindMethod: EndpointMethod {
+///     static var method: HttpMethod { HttpMethod("PROPFIND", allowsBody: true, isIdempotent: true) }
+/// }
+/// typealias Propfind<Signature> = Endpoint<PropfindMethod, Signature>
+/// ```
 public enum MethodMarkers {
     /// `GET`.
     public enum Get: EndpointMethod {
@@ -35,6 +44,12 @@ public enum MethodMarkers {
         /// ``HttpMethod/head``.
         public static var method: HttpMethod { .head }
     }
+
+    /// `OPTIONS`.
+    public enum Options: EndpointMethod {
+        /// ``HttpMethod/options``.
+        public static var method: HttpMethod { .options }
+    }
 }
 
 /// A `GET` endpoint: `@Get("/api/v1/schedule") var getSchedules: (GetSchedulesRequest) async throws -> Response`.
@@ -49,3 +64,5 @@ public typealias Patch<Signature> = Endpoint<MethodMarkers.Patch, Signature>
 public typealias Delete<Signature> = Endpoint<MethodMarkers.Delete, Signature>
 /// A `HEAD` endpoint.
 public typealias Head<Signature> = Endpoint<MethodMarkers.Head, Signature>
+/// An `OPTIONS` endpoint: `@Options("/files") var allowed: () async throws -> HttpResponse<Empty>`.
+public typealias Options<Signature> = Endpoint<MethodMarkers.Options, Signature>

@@ -3,8 +3,9 @@ import Foundation
 /// Retries transient failures with exponential backoff and full jitter, honouring `Retry-After`.
 ///
 /// Retried: connection errors (`URLError` such as `.cannotConnectToHost`, `.networkConnectionLost`,
-/// `.timedOut`) and the statuses in ``retryableStatuses``; only for idempotent methods (`GET`, `HEAD`, `PUT`,
-/// `DELETE`) unless ``retriesNonIdempotent`` is set. Cancellation ends the wait at once.
+/// `.timedOut`) and the statuses in ``retryableStatuses``; only for idempotent methods (``HttpMethod/isIdempotent``:
+/// `GET`, `HEAD`, `OPTIONS`, `PUT`, `DELETE`, and methods of your own declared so) unless ``retriesNonIdempotent``
+/// is set. Cancellation ends the wait at once.
 public struct RetryInterceptor: Interceptor {
     /// Waits the given number of seconds; replaceable in tests.
     public typealias Sleep = @Sendable (TimeInterval) async throws -> Void
@@ -62,7 +63,7 @@ public struct RetryInterceptor: Interceptor {
     /// - Throws: The last transient error once attempts run out, any other error at once, and
     ///   `CancellationError` when the calling task is cancelled while waiting.
     public func intercept(_ request: HttpRequestParams, next: InterceptorNext) async throws -> HttpOperationResult {
-        let retryable = retriesNonIdempotent || [.get, .head, .put, .delete].contains(request.method)
+        let retryable = retriesNonIdempotent || request.method.isIdempotent
         var attempt = 1
         while true {
             let delay: TimeInterval

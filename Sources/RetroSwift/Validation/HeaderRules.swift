@@ -19,7 +19,8 @@ enum HeaderRules {
         return nil
     }
 
-    private static func isTokenCharacter(_ byte: UInt8) -> Bool {
+    /// Whether `byte` may appear in an RFC 9110 token (field names, method names).
+    static func isTokenCharacter(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
             UInt8(ascii: "0")...UInt8(ascii: "9"):
@@ -29,7 +30,8 @@ enum HeaderRules {
         }
     }
 
-    private static func describe(_ byte: UInt8) -> String {
+    /// `byte` as a message names it.
+    static func describe(_ byte: UInt8) -> String {
         switch byte {
         case 0x0D: return "a carriage return (CR)"
         case 0x0A: return "a line feed (LF)"

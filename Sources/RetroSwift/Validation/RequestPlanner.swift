@@ -130,6 +130,7 @@ struct RequestPlanner {
     ) throws(DeclarationError) -> RequestPlan {
         var planner = RequestPlanner(endpoint: endpoint, declaration: declaration, requestType: requestType)
         let template = planner.checkTemplate()
+        planner.checkMethod()
         let staticHeaders = planner.checkStaticHeaders()
         var bodyStyle = RequestPlan.BodyStyle.none
         var fields: [CheckedField] = []
@@ -173,6 +174,18 @@ struct RequestPlanner {
         case .failure(let list):
             for item in list.items { report(item.problem, fix: item.fix) }
             return nil
+        }
+    }
+
+    /// A method of the user's own must be a token (RFC 9110 §9.1), or the request line would be malformed.
+    private mutating func checkMethod() {
+        let name = declaration.method.rawValue
+        let fix = "name the method with letters, digits and !#$%&'*+-.^_`|~ only, such as PROPFIND"
+        if name.isEmpty { return report("the method name is empty", fix: fix) }
+        if let byte = name.utf8.first(where: { !HeaderRules.isTokenCharacter($0) }) {
+            report(
+                "method '\(name)' contains \(HeaderRules.describe(byte)), which is not allowed in a method name (an RFC 9110 token)",
+                fix: fix)
         }
     }
 
@@ -316,9 +329,12 @@ struct RequestPlanner {
             style = form.isEmpty ? .none : .formURLEncoded
         }
         if style != .none && !declaration.method.allowsBody {
+            let standard = HttpMethod.allCases.contains(declaration.method)
             report(
                 "a \(declaration.method.rawValue) request cannot have a body",
-                fix: "send the values as @Query fields, or declare the endpoint with @Post, @Put or @Patch"
+                fix: standard
+                    ? "send the values as @Query fields, or declare the endpoint with @Post, @Put or @Patch"
+                    : "send the values as @Query fields, or make the method with allowsBody: true"
             )
         }
         return style

@@ -12,6 +12,7 @@ struct RetryInterceptorTests {
         @Delete("/r") var delete: () async throws -> Empty
         @Post("/r") var post: () async throws -> Empty
         @Patch("/r") var patch: () async throws -> Empty
+        @Options("/r") var options: () async throws -> Empty
     }
 
     /// Answers `status` every time (or throws `error`), recording requests.
@@ -147,7 +148,7 @@ struct RetryInterceptorTests {
         #expect(transport.requests.count == (retried ? 3 : 1))
     }
 
-    @Test("GET, HEAD, PUT and DELETE are retried; POST and PATCH only when opted in", arguments: HttpMethod.allCases)
+    @Test("GET, HEAD, OPTIONS, PUT and DELETE are retried; POST and PATCH only when opted in", arguments: HttpMethod.allCases)
     func methods(method: HttpMethod) async throws {
         // Given
         let plain = Self.failing()
@@ -160,6 +161,8 @@ struct RetryInterceptorTests {
             case .delete: { try await $0.delete() }
             case .post: { try await $0.post() }
             case .patch: { try await $0.patch() }
+            case .options: { try await $0.options() }
+            default: { _ in throw CancellationError() }
             }
 
         // When
@@ -169,7 +172,7 @@ struct RetryInterceptorTests {
         }
 
         // Then
-        let idempotent = [.get, .head, .put, .delete].contains(method)
+        let idempotent = [.get, .head, .options, .put, .delete].contains(method)
         #expect(plain.requests.count == (idempotent ? 2 : 1))
         #expect(optedIn.requests.count == 2)
     }
