@@ -12,9 +12,15 @@ struct StreamingTests {
         @FormFile("file") var file = .empty
     }
 
+    private struct AttachmentsRequest {
+        @FormParam var subject: String = ""
+        @FormFileList("attachments") var attachments: [URL] = []
+    }
+
     // @unchecked Sendable: the fixture adds only endpoint wrappers, set up in init and never reassigned.
     private final class Api: Domain, @unchecked Sendable {
         @Post("/upload") var upload: (UploadRequest) async throws -> Empty
+        @Post("/mail") var mail: (AttachmentsRequest) async throws -> Empty
         @Get("/download") var download: () async throws -> DownloadedFile
         @Get("/missing") var missing: () async throws -> DownloadedFile
         @Get("/gone") var gone: () async throws -> DownloadedFile
@@ -79,6 +85,40 @@ struct StreamingTests {
             #expect(error?.description.hasSuffix(": gone") == true)
             #expect(emptyError?.statusCode == 410)
             #expect(emptyError?.body.isEmpty == true)
+        }
+    }
+
+    @Test(
+        "two file URLs under one name (Kilo's attachments) arrive in order, named and typed from the files",
+        arguments: TransportKind.allCases)
+    func twoFileURLs(kind: TransportKind) async throws {
+        // Given
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("retroswift-mail-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let photo = directory.appendingPathComponent("photo.png")
+        let report = directory.appendingPathComponent("report.pdf")
+        let photoBytes = Self.pattern(300_000)
+        try photoBytes.write(to: photo)
+        try Data("%PDF-1.7".utf8).write(to: report)
+
+        try await withServer(kind) { transport, server in
+            let api = Api(transport: transport)
+            api.multipartBoundary = { "mail-boundary" }
+
+            // When
+            _ = try await api.mail(AttachmentsRequest(subject: "two files", attachments: [photo, report]))
+
+            // Then
+            let received = try #require(server.requests.first)
+            let expected =
+                Data("--mail-boundary\r\nContent-Disposition: form-data; name=\"subject\"\r\n\r\ntwo files\r\n".utf8)
+                + Data("--mail-boundary\r\nContent-Disposition: form-data; name=\"attachments\"; filename=\"photo.png\"\r\n".utf8)
+                + Data("Content-Type: image/png\r\n\r\n".utf8) + photoBytes + Data("\r\n".utf8)
+                + Data("--mail-boundary\r\nContent-Disposition: form-data; name=\"attachments\"; filename=\"report.pdf\"\r\n".utf8)
+                + Data("Content-Type: application/pdf\r\n\r\n%PDF-1.7\r\n--mail-boundary--\r\n".utf8)
+            #expect(received.body == expected)
+            #expect(received.header("Content-Type") == "multipart/form-data; boundary=mail-boundary")
         }
     }
 }

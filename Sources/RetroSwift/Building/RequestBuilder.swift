@@ -124,7 +124,7 @@ struct RequestBuilder {
         switch (kind, field.kind) {
         case (.query, .query): field.name == key
         case (.header, .header): HeaderName.matches(field.name, key)
-        case (.formParam, .formParam), (.formParam, .formFile): field.name == key
+        case (.formParam, .formParam), (.formParam, .formFile), (.formParam, .formFileList): field.name == key
         default: false
         }
     }
@@ -145,7 +145,7 @@ struct RequestBuilder {
         case .header: try addHeader(values, field)
         case .formParam:
             form += values.map { .init(name: field.name, fileName: nil, mimeType: nil, content: .text($0)) }
-        case .jsonBody, .formFile, .queryMap, .headerMap, .formMap: throw planMismatch(type(of: values))
+        case .jsonBody, .formFile, .formFileList, .queryMap, .headerMap, .formMap: throw planMismatch(type(of: values))
         }
     }
 
@@ -181,6 +181,11 @@ struct RequestBuilder {
                 reason: "the JSON body could not be encoded: \(error)", underlyingError: error
             )
         }
+    }
+
+    /// Adds one part per file of a `@FormFileList`, in order, all under the field's name.
+    mutating func addFiles(_ files: [FormFile.File], for field: RequestPlan.Field) throws {
+        for file in files { try addFile(file, for: field) }
     }
 
     /// Adds a `@FormFile` part; ``FormFile/File/empty`` adds none.

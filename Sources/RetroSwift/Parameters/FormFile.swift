@@ -26,6 +26,19 @@ public struct FormFile: Sendable {
             self.content = .file(fileURL)
         }
 
+        /// A file on disk named after it: the file name defaults to the URL's last path component, and the media
+        /// type to the one its extension stands for (`application/octet-stream` for an extension not in the table).
+        ///
+        /// - Parameters:
+        ///   - fileURL: The file, streamed when the request is sent.
+        ///   - fileName: The name sent in `Content-Disposition`, instead of the URL's last path component.
+        ///   - mimeType: The part's media type, instead of the one derived from the extension.
+        public init(fileURL: URL, fileName: String? = nil, mimeType: String? = nil) {
+            self.init(
+                fileName: fileName ?? fileURL.lastPathComponent,
+                mimeType: mimeType ?? MediaTypes.forPathExtension(fileURL.pathExtension), fileURL: fileURL)
+        }
+
         /// No file: the part is left out of the form, as a browser does for an empty file input.
         public static let empty = File(fileName: "", mimeType: "application/octet-stream", content: Data())
 

@@ -12,12 +12,19 @@ public enum ParameterKind: String, Sendable, Hashable {
     case formParam = "@FormParam"
     /// A file in a multipart form, `@FormFile`.
     case formFile = "@FormFile"
+    /// Several files under one name in a multipart form, `@FormFileList`.
+    case formFileList = "@FormFileList"
     /// Query parameters named by a dictionary's keys, `@QueryMap`.
     case queryMap = "@QueryMap"
     /// Header fields named by a dictionary's keys, `@HeaderMap`.
     case headerMap = "@HeaderMap"
     /// Form fields named by a dictionary's keys, `@FormMap`.
     case formMap = "@FormMap"
+
+    /// Whether the field sends files, which make the body multipart.
+    var sendsFiles: Bool {
+        self == .formFile || self == .formFileList
+    }
 
     /// Where the entries of a map go, or `nil` for the other kinds.
     var mapEntryKind: ParameterKind? {

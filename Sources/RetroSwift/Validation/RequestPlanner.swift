@@ -270,7 +270,7 @@ struct RequestPlanner {
     private func namespace(_ kind: ParameterKind, _ name: String, _ property: String) -> String {
         switch kind {
         case .header: return "header:" + HeaderName.key(name)
-        case .formParam, .formFile: return "form:" + name
+        case .formParam, .formFile, .formFileList: return "form:" + name
         case .jsonBody: return "body:" + property
         default: return "\(kind.rawValue):" + name
         }
@@ -298,7 +298,7 @@ struct RequestPlanner {
 
     private mutating func checkBody(_ fields: [CheckedField]) -> RequestPlan.BodyStyle {
         let bodies = fields.filter { $0.kind == .jsonBody }
-        let form = fields.filter { $0.kind == .formParam || $0.kind == .formFile || $0.kind == .formMap }
+        let form = fields.filter { $0.kind == .formParam || $0.kind.sendsFiles || $0.kind == .formMap }
         if bodies.count > 1 {
             report(
                 "\(bodies.count) @JsonBody fields (\(bodies.map { "'\($0.property)'" }.joined(separator: ", "))); a request has one body",
@@ -323,7 +323,7 @@ struct RequestPlanner {
         let style: RequestPlan.BodyStyle
         if !bodies.isEmpty {
             style = .json
-        } else if declaration.formEncoding == .multipart || form.contains(where: { $0.kind == .formFile }) {
+        } else if declaration.formEncoding == .multipart || form.contains(where: { $0.kind.sendsFiles }) {
             style = .multipart
         } else {
             style = form.isEmpty ? .none : .formURLEncoded
