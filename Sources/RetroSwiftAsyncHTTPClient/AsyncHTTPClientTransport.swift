@@ -115,13 +115,13 @@
             for header in params.headerFields(sharedHeaders: configuration.sharedHeaders) {
                 request.headers.add(name: header.name, value: header.value)
             }
-            switch params.body?.content {
+            switch params.body {
             case nil:
                 break
-            case .data(let data)?:
-                request.body = .bytes(ByteBuffer(bytes: data))
-            case .multipart(let form)?:
-                request.body = .stream(MultipartByteStream(form: form), length: .known(try form.contentLength()))
+            case let body? where body.content.isInMemory:
+                request.body = .bytes(ByteBuffer(bytes: try body.data()))
+            case let body?:
+                request.body = .stream(BodyByteStream(body: body), length: .known(try body.contentLength()))
             }
             return request
         }

@@ -26,7 +26,7 @@ enum SessionTaskRunner {
             return switch upload {
             case .none: session.dataTask(with: request, completionHandler: handler)
             case .data(let body): session.uploadTask(with: request, from: body, completionHandler: handler)
-            case .file(let file): session.uploadTask(with: request, fromFile: file, completionHandler: handler)
+            case .file(let file, _): session.uploadTask(with: request, fromFile: file, completionHandler: handler)
             }
         }
     }

@@ -149,7 +149,7 @@ public final class URLSessionTransport: ConfigurableHttpTransport {
         defer { upload.cleanUp() }
         if params.responseDestination == .file {
             switch upload {
-            case .file(let file):
+            case .file(let file, _):
                 // A body stream would go chunked; an upload task sends the file with its Content-Length.
                 return try await streamingSession.session(for: session).upload(
                     request, fromFile: file, decisions: delegate, temporaryDirectory: temporaryDirectory)

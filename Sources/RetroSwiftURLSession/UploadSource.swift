@@ -1,12 +1,13 @@
 import Foundation
 import RetroSwift
 
-/// Where a request body comes from: memory, or a temporary file holding a multipart body with file parts.
+/// Where a request body comes from: memory, or a file on disk — a multipart body with file parts written to a
+/// temporary file of ours, or the caller's own file sent as the whole body.
 enum UploadSource {
     case none
     case data(Data)
-    /// A temporary file we wrote and must delete.
-    case file(URL)
+    /// A file to upload from; `ours` when it is a temporary file we wrote and must delete.
+    case file(URL, ours: Bool)
 
     init(_ body: HttpRequestBody?, temporaryDirectory: URL) throws {
         switch body?.content {
@@ -16,11 +17,13 @@ enum UploadSource {
             self = .data(data)
         case .multipart(let form)?:
             let hasFiles = form.parts.contains { if case .file = $0.content { true } else { false } }
-            self = hasFiles ? .file(try form.writeToTemporaryFile(in: temporaryDirectory)) : .data(try form.data())
+            self = hasFiles ? .file(try form.writeToTemporaryFile(in: temporaryDirectory), ours: true) : .data(try form.data())
+        case .file(let url)?:
+            self = .file(url, ours: false)
         }
     }
 
     func cleanUp() {
-        if case .file(let url) = self { try? FileManager.default.removeItem(at: url) }
+        if case .file(let url, ours: true) = self { try? FileManager.default.removeItem(at: url) }
     }
 }

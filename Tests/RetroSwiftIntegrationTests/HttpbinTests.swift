@@ -54,6 +54,7 @@ struct HttpbinTests {
         var json: Note?
         var url: String
         var method: String?
+        var data: String?
     }
 
     struct BasicAuthResult: Decodable, Equatable {
@@ -118,6 +119,14 @@ struct HttpbinTests {
         @FormMap var fields: [String: String] = [:]
     }
 
+    struct RawTextRequest {
+        @RawBody(contentType: "text/markdown; charset=utf-8") var text: String = ""
+    }
+
+    struct RawBytesRequest {
+        @RawBody var bytes = RawBodyContent(data: Data())
+    }
+
     struct BasicAuthRequest {
         @Path var user: String = "ann"
         @Path var password: String = "s3cret"
@@ -138,6 +147,8 @@ struct HttpbinTests {
         @Get("/basic-auth/{user}/{password}") var basicAuth: (BasicAuthRequest) async throws -> BasicAuthResult
         @Get("/get", headers: ["X-Static": "declared"]) var search: (SearchRequest) async throws -> Echo
         @Post("/post") var postProfile: (ProfileFormRequest) async throws -> Echo
+        @Post("/post") var postText: (RawTextRequest) async throws -> Echo
+        @Put("/put") var putBytes: (RawBytesRequest) async throws -> Echo
     }
 
     private func api(_ kind: TransportKind, sharedHeaders: [String: String]? = nil) throws -> Api {
@@ -181,6 +192,24 @@ struct HttpbinTests {
         #expect(search.headers["X-Trace"] == "t-1")
         #expect(search.headers["X-Static"] == "from map")
         #expect(profile.form == ["user": "ann", "bio": tricky, "city": "Zürich"])
+    }
+
+    @Test("raw text and bytes bodies arrive as sent, with their media types", arguments: TransportKind.allCases)
+    func rawBodies(kind: TransportKind) async throws {
+        // Given
+        let api = try api(kind)
+        let text = "# Title\n\nsome *text* é😀\n"
+
+        // When
+        let posted = try await api.postText(RawTextRequest(text: text))
+        let put = try await api.putBytes(RawBytesRequest(bytes: RawBodyContent(data: Data("GIF89a".utf8), contentType: "image/gif")))
+
+        // Then
+        #expect(posted.data == text)
+        #expect(posted.headers["Content-Type"] == "text/markdown; charset=utf-8")
+        #expect(posted.form == [:])
+        #expect(put.data == "GIF89a")
+        #expect(put.headers["Content-Type"] == "image/gif")
     }
 
     @Test("a JSON body round-trips, dates as whole epoch milliseconds", arguments: TransportKind.allCases)

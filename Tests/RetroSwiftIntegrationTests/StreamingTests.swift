@@ -17,8 +17,15 @@ struct StreamingTests {
         @FormFileList("attachments") var attachments: [URL] = []
     }
 
+    private struct FileBodyRequest {
+        @Path var name: String = ""
+        @RawBody var file = URL(fileURLWithPath: "/")
+    }
+
     // @unchecked Sendable: the fixture adds only endpoint wrappers, set up in init and never reassigned.
     private final class Api: Domain, @unchecked Sendable {
+        @Put("/objects/{name}") var putFile: (FileBodyRequest) async throws -> Empty
+        @Put("/objects/{name}") var putFileForFile: (FileBodyRequest) async throws -> DownloadedFile
         @Post("/upload") var upload: (UploadRequest) async throws -> Empty
         @Post("/mail") var mail: (AttachmentsRequest) async throws -> Empty
         @Get("/download") var download: () async throws -> DownloadedFile
@@ -119,6 +126,37 @@ struct StreamingTests {
                 + Data("Content-Type: application/pdf\r\n\r\n%PDF-1.7\r\n--mail-boundary--\r\n".utf8)
             #expect(received.body == expected)
             #expect(received.header("Content-Type") == "multipart/form-data; boundary=mail-boundary")
+        }
+    }
+
+    @Test(
+        "a @RawBody file streams from disk with its Content-Length, byte for byte, and is left where it was",
+        arguments: TransportKind.allCases)
+    func rawFileBody(kind: TransportKind) async throws {
+        // Given
+        let content = Self.pattern(5 * 1024 * 1024 + 3)
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("retroswift-raw-\(UUID().uuidString).csv")
+        try content.write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+
+        try await withServer(kind, respond: { _ in ScriptedResponse(status: 200, body: Data("stored".utf8)) }) { transport, server in
+            let api = Api(transport: transport)
+
+            // When
+            _ = try await api.putFile(FileBodyRequest(name: "a.csv", file: url))
+            let answer = try await api.putFileForFile(FileBodyRequest(name: "b.csv", file: url))
+            defer { try? FileManager.default.removeItem(at: answer.url) }
+
+            // Then
+            for received in server.requests {
+                #expect(received.body == content)
+                #expect(received.header("Content-Length") == "\(content.count)")
+                #expect(received.header("Transfer-Encoding") == nil)
+                #expect(received.header("Content-Type") == "text/csv")
+            }
+            #expect(server.requests.map(\.target) == ["/objects/a.csv", "/objects/b.csv"])
+            #expect(try Data(contentsOf: answer.url) == Data("stored".utf8))
+            #expect(FileManager.default.fileExists(atPath: url.path))
         }
     }
 }

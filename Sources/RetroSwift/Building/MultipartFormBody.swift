@@ -41,10 +41,15 @@ public struct MultipartFormBody: Sendable {
             case .bytes(let data):
                 return total + Int64(data.count)
             case .file(let url):
-                let size = try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber
-                return total + (size?.int64Value ?? 0)
+                return total + (try Self.size(of: url))
             }
         }
+    }
+
+    /// The size of the file at `url`, from its attributes.
+    static func size(of url: URL) throws -> Int64 {
+        let size = try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber
+        return size?.int64Value ?? 0
     }
 
     /// A reader handing out the body in chunks, reading file parts from disk as it goes.

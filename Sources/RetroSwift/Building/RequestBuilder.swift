@@ -10,6 +10,7 @@ struct RequestBuilder {
     private var queryItems: [HttpQueryItem] = []
     private var headers: [HttpHeader] = []
     private var jsonBody: Data?
+    private var rawBody: HttpRequestBody?
     /// Form fields and files in declaration order, which multipart keeps.
     private var form: [MultipartFormBody.Part] = []
 
@@ -145,7 +146,7 @@ struct RequestBuilder {
         case .header: try addHeader(values, field)
         case .formParam:
             form += values.map { .init(name: field.name, fileName: nil, mimeType: nil, content: .text($0)) }
-        case .jsonBody, .formFile, .formFileList, .queryMap, .headerMap, .formMap: throw planMismatch(type(of: values))
+        case .jsonBody, .rawBody, .formFile, .formFileList, .queryMap, .headerMap, .formMap: throw planMismatch(type(of: values))
         }
     }
 
@@ -183,6 +184,30 @@ struct RequestBuilder {
         }
     }
 
+    /// Sets the `@RawBody`: its media type is the value's, else the declared one, else the value's default; `nil`
+    /// sends no body.
+    mutating func setRawBody(_ content: RawBodyContent?, declaredContentType: String?, for field: RequestPlan.Field) throws {
+        guard let content else { return }
+        let contentType = content.contentType ?? declaredContentType ?? content.defaultContentType
+        if let problem = HeaderRules.problem(inValue: contentType) { throw invalid(field, "content type: \(problem)") }
+        switch content.source {
+        case .data(let data):
+            rawBody = HttpRequestBody(contentType: contentType, content: .data(data))
+        case .file(let url):
+            try checkReadable(url, field)
+            rawBody = HttpRequestBody(contentType: contentType, content: .file(url))
+        }
+    }
+
+    /// A stat per file, so a missing file is a clear error before anything is sent, not a transport's error halfway
+    /// through the upload.
+    private func checkReadable(_ url: URL, _ field: RequestPlan.Field) throws {
+        let type = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.type] as? FileAttributeType
+        guard url.isFileURL, let type, type != .typeDirectory, FileManager.default.isReadableFile(atPath: url.path) else {
+            throw invalid(field, "the file '\(url.path)' does not exist, is a directory or cannot be read; nothing was sent")
+        }
+    }
+
     /// Adds one part per file of a `@FormFileList`, in order, all under the field's name.
     mutating func addFiles(_ files: [FormFile.File], for field: RequestPlan.Field) throws {
         for file in files { try addFile(file, for: field) }
@@ -192,14 +217,7 @@ struct RequestBuilder {
     mutating func addFile(_ file: FormFile.File, for field: RequestPlan.Field) throws {
         guard !file.isEmpty else { return }
         if let problem = HeaderRules.problem(inValue: file.mimeType) { throw invalid(field, "MIME type: \(problem)") }
-        if case .file(let url) = file.content {
-            // A stat per file, so a missing file is a clear error before anything is sent, not a transport's
-            // error halfway through the upload.
-            let type = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.type] as? FileAttributeType
-            guard url.isFileURL, let type, type != .typeDirectory, FileManager.default.isReadableFile(atPath: url.path) else {
-                throw invalid(field, "the file '\(url.path)' does not exist, is a directory or cannot be read; nothing was sent")
-            }
-        }
+        if case .file(let url) = file.content { try checkReadable(url, field) }
         form.append(MultipartFormBody.Part(name: field.name, fileName: file.fileName, mimeType: file.mimeType, content: file.content))
     }
 
@@ -250,6 +268,8 @@ struct RequestBuilder {
             return nil
         case .json:
             return jsonBody.map { HttpRequestBody(contentType: "application/json", content: .data($0)) }
+        case .raw:
+            return rawBody
         case .formURLEncoded:
             let encoded = form.compactMap { part -> String? in
                 guard case .text(let value) = part.content else { return nil }

@@ -7,7 +7,7 @@ import Foundation
 /// fields cost a retain and a release per field per call.
 final class RequestPlan: Sendable {
     enum BodyStyle: Sendable {
-        case none, json, formURLEncoded, multipart
+        case none, json, raw, formURLEncoded, multipart
     }
 
     struct Field: Sendable {

@@ -53,6 +53,8 @@ extension HttpRequestParams {
             for part in form.parts {
                 words += Self.curlWords(for: part)
             }
+        case .file(let url)?:
+            words += ["--data-binary", Self.quoted("@" + url.path)]
         }
         return words.joined(separator: " ")
     }

@@ -8,6 +8,8 @@ public enum ParameterKind: String, Sendable, Hashable {
     case path = "@Path"
     /// The JSON request body, `@JsonBody`.
     case jsonBody = "@JsonBody"
+    /// A request body sent as it is, `@RawBody`.
+    case rawBody = "@RawBody"
     /// A form field, `@FormParam`.
     case formParam = "@FormParam"
     /// A file in a multipart form, `@FormFile`.

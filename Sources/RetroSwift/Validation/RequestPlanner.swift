@@ -297,22 +297,31 @@ struct RequestPlanner {
     }
 
     private mutating func checkBody(_ fields: [CheckedField]) -> RequestPlan.BodyStyle {
-        let bodies = fields.filter { $0.kind == .jsonBody }
+        let bodies = fields.filter { $0.kind == .jsonBody || $0.kind == .rawBody }
         let form = fields.filter { $0.kind == .formParam || $0.kind.sendsFiles || $0.kind == .formMap }
         if bodies.count > 1 {
+            let allJSON = bodies.allSatisfy { $0.kind == .jsonBody }
             report(
-                "\(bodies.count) @JsonBody fields (\(bodies.map { "'\($0.property)'" }.joined(separator: ", "))); a request has one body",
-                fix: "keep one @JsonBody and put the other values inside its Encodable type"
+                allJSON
+                    ? "\(bodies.count) @JsonBody fields (\(bodies.map { "'\($0.property)'" }.joined(separator: ", "))); a request has one body"
+                    : "\(bodies.count) body fields (\(bodies.map { "\($0.kind.rawValue) '\($0.property)'" }.joined(separator: ", "))); "
+                        + "a request has one body",
+                fix: allJSON
+                    ? "keep one @JsonBody and put the other values inside its Encodable type"
+                    : "keep one of them"
             )
         }
-        if !bodies.isEmpty && !form.isEmpty {
+        if let body = bodies.first, !form.isEmpty {
             report(
-                "@JsonBody '\(bodies[0].property)' together with form field '\(form[0].property)'; a request has one body",
-                fix: "send the values either as JSON or as form fields, not both"
+                "\(body.kind.rawValue) '\(body.property)' together with form field '\(form[0].property)'; a request has one body",
+                fix: body.kind == .jsonBody
+                    ? "send the values either as JSON or as form fields, not both" : "send either the raw body or form fields, not both"
             )
         }
-        if !bodies.isEmpty && declaration.formEncoding == .multipart {
-            report("@JsonBody on an endpoint declared with formEncoding: .multipart", fix: "use @FormParam fields, or drop formEncoding")
+        if let body = bodies.first, declaration.formEncoding == .multipart {
+            report(
+                "\(body.kind.rawValue) on an endpoint declared with formEncoding: .multipart",
+                fix: "use @FormParam fields, or drop formEncoding")
         }
         if bodies.isEmpty && form.isEmpty && declaration.formEncoding == .multipart {
             report(
@@ -321,8 +330,8 @@ struct RequestPlanner {
             )
         }
         let style: RequestPlan.BodyStyle
-        if !bodies.isEmpty {
-            style = .json
+        if let body = bodies.first {
+            style = body.kind == .jsonBody ? .json : .raw
         } else if declaration.formEncoding == .multipart || form.contains(where: { $0.kind.sendsFiles }) {
             style = .multipart
         } else {

@@ -26,7 +26,12 @@ struct CurlCommandTests {
         @FormFile("file") var file = .empty
     }
 
+    private struct FileBodyRequest {
+        @RawBody var file = URL(fileURLWithPath: "/")
+    }
+
     private final class Api: Domain, @unchecked Sendable {
+        @Put("/objects") var putFile: (FileBodyRequest) async throws -> Empty
         @Get("/search") var search: (SearchRequest) async throws -> Empty
         @Head("/search") var exists: () async throws -> Empty
         @Post("/notes") var create: (NoteRequest) async throws -> Empty
@@ -101,5 +106,21 @@ struct CurlCommandTests {
             inMemory.curlCommand(relativeTo: Self.base)
                 == #"curl -X 'PUT' 'https://api.example.com/v1/upload' --form-string 'title=@not-a-file' -F 'file=@<2 bytes in memory>;filename="a.txt";type=text/plain'"#
         )
+    }
+
+    @Test("a @RawBody file is rendered as curl's @file, not read")
+    func rawFileBody() async throws {
+        // Given
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("retroswift it's-\(UUID().uuidString).png")
+        try Data("PNG".utf8).write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let request = try await Self.sent { try await $0.putFile(FileBodyRequest(file: url)) }
+
+        // When
+        let command = request.curlCommand(relativeTo: Self.base)
+
+        // Then
+        let quotedPath = url.path.replacingOccurrences(of: "'", with: #"'\''"#)
+        #expect(command == "curl -X 'PUT' 'https://api.example.com/v1/objects' -H 'Content-Type: image/png' --data-binary '@\(quotedPath)'")
     }
 }
