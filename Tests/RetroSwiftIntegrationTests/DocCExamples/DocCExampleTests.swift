@@ -1,7 +1,6 @@
 import Foundation
 import RetroSwift
 import RetroSwiftTestServer
-import RetroSwiftTesting
 import Testing
 
 /// The DocC articles' examples that do not come from the README: they must match `DocCExamples.swift` line for
@@ -78,8 +77,8 @@ struct DocCExampleTests {
         ) { transport, server in
             // Given
             let api = PlacesApi(transport: transport)
-            let reports = Protected<[String]>([])
-            api.interceptors = [DocCExamples.RequestIdInterceptor(report: { line in reports.mutate { $0.append(line) } })]
+            // Its "slow" report depends on the machine's speed, so it is not checked (no timing in tests).
+            api.interceptors = [DocCExamples.RequestIdInterceptor(report: { _ in })]
             api.multipartBoundary = { "doc-boundary" }
 
             // When
@@ -100,7 +99,6 @@ struct DocCExampleTests {
             let speech = String(decoding: requests[2].body, as: UTF8.self)
             #expect(speech.contains("name=\"num_speakers\"\r\n\r\n2\r\n"))
             #expect(speech.contains("name=\"file\"; filename=\"a.wav\"\r\nContent-Type: audio/wav\r\n\r\nRIFF\r\n"))
-            #expect(reports.value == [])
         }
     }
 
