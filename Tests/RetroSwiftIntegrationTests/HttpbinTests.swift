@@ -379,3 +379,54 @@ struct HttpbinTests {
         }
     }
 }
+
+@Suite(
+    "End to end: invoke against httpbin",
+    .enabled(if: Httpbin.enabled, "set RETROSWIFT_HTTPBIN_URL to a local httpbin (bash .ci/run starts one)"),
+    .timeLimit(.minutes(1))
+)
+struct HttpbinInvokeTests {
+    /// httpbin's echo, with repeated query arguments as lists.
+    struct Echo: Decodable {
+        var args: [String: Argument]
+        var json: HttpbinTests.Note?
+        var headers: [String: String]
+    }
+
+    enum Argument: Decodable, Equatable {
+        case one(String)
+        case many([String])
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if let one = try? container.decode(String.self) {
+                self = .one(one)
+            } else {
+                self = .many(try container.decode([String].self))
+            }
+        }
+    }
+
+    // @unchecked Sendable: no endpoints; the domain's settings are behind its lock.
+    final class Api: Domain, @unchecked Sendable {}
+
+    @Test("GET with arguments, POST with a JSON body, and a 404, all without declaring an endpoint", arguments: TransportKind.allCases)
+    func invoke(kind: TransportKind) async throws {
+        // Given
+        let api = Api(transport: kind.make())
+        api.setConfiguration(baseURL: try Httpbin.baseURL(), sharedHeaders: ["X-Client": "invoke"])
+        let note = HttpbinTests.Note(text: "ad hoc", at: Date(timeIntervalSince1970: 1_700_000_000))
+
+        // When
+        let got: Echo = try await api.invoke(
+            .get, path: "get", arguments: ["count": 8, "tag": ["a", "b&c"], "since": Date(timeIntervalSince1970: 1.5)])
+        let posted: Echo = try await api.invoke(.post, path: "/post", json: note)
+        let missing = await #expect(throws: HttpError.self) { try await api.invoke(.get, path: "status/404", returning: Empty.self) }
+
+        // Then
+        #expect(got.args == ["count": .one("8"), "tag": .many(["a", "b&c"]), "since": .one("1500")])
+        #expect(got.headers["X-Client"] == "invoke")
+        #expect(posted.json == note)
+        #expect(missing?.statusCode == 404)
+    }
+}

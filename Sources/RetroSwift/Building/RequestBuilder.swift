@@ -225,7 +225,7 @@ struct RequestBuilder {
         RequestError(.invalidValue, endpoint: plan.endpoint, field: field.property, reason: reason)
     }
 
-    private func params() throws -> HttpRequestParams {
+    func params() throws -> HttpRequestParams {
         if let problem = settings.configurationProblem {
             throw RequestError(.transportNotConfigured, endpoint: plan.endpoint, reason: "the domain's \(problem); nothing was sent")
         }

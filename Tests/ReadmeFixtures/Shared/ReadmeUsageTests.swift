@@ -17,6 +17,7 @@ func makeReadmeTransport() -> RecordingTransport {
         case (.delete, _): return .json(#"{"errorMessage":"nope"}"#, status: 404)
         case (.post, "/v1/speech-to-text"): return .json(#"{"text":"hello"}"#)
         case (.get, "/health"): return HttpOperationResult(statusCode: 204)
+        case (.get, "/test/fibonacci?count=8"): return .json("[0, 1, 1, 2, 3, 5, 8, 13]")
         default: return .text("unexpected \(params.method) \(params.encodedPathAndQuery)", status: 500)
         }
     }
@@ -28,6 +29,7 @@ final class ScheduleViewModel {
     let lib: SchedulesApiLib
     let eleven: ElevenLabsApi
     var schedules: [Schedule] = []
+    var fibonacci: [Int] = []
 
     init(api: SchedulesApi, lib: SchedulesApiLib, eleven: ElevenLabsApi) {
         self.api = api
@@ -41,6 +43,8 @@ final class ScheduleViewModel {
         schedules = response.schedules
         schedules += try await lib.getSchedules(request).schedules
         _ = try await lib.health()
+        try await lib.invoke(.get, path: "health", returning: Empty.self)
+        fibonacci = try await lib.invoke(.get, path: "test/fibonacci", arguments: ["count": 8])
         _ = try await lib.sendableHealth()
         schedules += try await lib.sendableGetSchedules(GetSchedulesRequest(page: 2)).schedules
     }
@@ -97,6 +101,7 @@ struct ReadmeUsageTests {
 
         // Then
         #expect(model.schedules.map(\.title) == ["Standup", "Standup", "Standup"])
+        #expect(model.fibonacci == [0, 1, 1, 2, 3, 5, 8, 13])
         #expect(transport.requests.first?.encodedPathAndQuery == "/api/v1/schedule?page=1&limit=30")
         guard case .errorResponse(let error) = deleted else {
             Issue.record("expected .errorResponse")
@@ -172,6 +177,9 @@ struct ReadmeUsageTests {
             var result = try await api.getSchedules(request).schedules
             result += try await lib.getSchedules(request).schedules
             _ = try await lib.health()
+            try await lib.invoke(.get, path: "health", returning: Empty.self)
+            let fibonacci: [Int] = try await lib.invoke(.get, path: "test/fibonacci", arguments: ["count": 8])
+            #expect(fibonacci.count == 8)
             _ = try await api.deleteSchedule(DeleteScheduleRequest(ScheduleId: "1"))
             return result
         }
