@@ -380,6 +380,66 @@ struct HttpbinTests {
     }
 }
 
+/// Kilo's and Echo's everyday calls, declared the RetroSwift way, against httpbin.
+@Suite(
+    "End to end: Echo's and Kilo's calls against httpbin",
+    .enabled(if: Httpbin.enabled, "set RETROSWIFT_HTTPBIN_URL to a local httpbin (bash .ci/run starts one)"),
+    .timeLimit(.minutes(1))
+)
+struct HttpbinPeerBehaviourTests {
+    /// httpbin's echo, with repeated arguments and form fields as lists.
+    struct Echo: Decodable {
+        var args: [String: HttpbinInvokeTests.Argument]
+        var form: [String: HttpbinInvokeTests.Argument]?
+    }
+
+    struct FormRequest {
+        @FormParam var name: String = ""
+        @FormParam("number") var numbers: [Int] = []
+        @FormParam var date: Date = Date(timeIntervalSince1970: 0)
+        @FormParam var flag: Bool = false
+        @FormParam var unset: String? = nil
+    }
+
+    struct ArgumentsRequest {
+        @Query var id: Int = 0
+        @Query("value") var values: [String] = []
+        @Query var date: Date = Date(timeIntervalSince1970: 0)
+    }
+
+    // @unchecked Sendable: the fixture adds only endpoint wrappers, set up in init and never reassigned.
+    final class Api: ApiDomain, @unchecked Sendable {
+        @Post("/post") var postForm: (FormRequest) async throws -> Echo
+        @Put("/put") var put: (ArgumentsRequest) async throws -> Echo
+        @Delete("/delete") var delete: (ArgumentsRequest) async throws -> Echo
+    }
+
+    @Test(
+        "a URL-encoded POST with arrays and dates; PUT and DELETE with query arguments (Kilo's rules)",
+        arguments: TransportKind.allCases)
+    func formAndArguments(kind: TransportKind) async throws {
+        // Given
+        let api = Api(transport: kind.make(), baseURL: try Httpbin.baseURL())
+        let date = Date(timeIntervalSince1970: 1_700_000_000.5)
+        let arguments = ArgumentsRequest(id: 101, values: ["a b", "ç"], date: date)
+
+        // When
+        let posted = try await api.postForm(FormRequest(name: "héllo wörld", numbers: [1, 2, 3], date: date, flag: true))
+        let put = try await api.put(arguments)
+        let deleted = try await api.delete(arguments)
+
+        // Then
+        #expect(
+            posted.form == [
+                "name": .one("héllo wörld"), "number": .many(["1", "2", "3"]), "date": .one("1700000000500"), "flag": .one("true"),
+            ])
+        #expect(posted.args == [:])
+        for echo in [put, deleted] {
+            #expect(echo.args == ["id": .one("101"), "value": .many(["a b", "ç"]), "date": .one("1700000000500")])
+        }
+    }
+}
+
 @Suite(
     "End to end: invoke against httpbin",
     .enabled(if: Httpbin.enabled, "set RETROSWIFT_HTTPBIN_URL to a local httpbin (bash .ci/run starts one)"),
