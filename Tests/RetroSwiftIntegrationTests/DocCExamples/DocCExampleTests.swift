@@ -3,8 +3,9 @@ import RetroSwift
 import RetroSwiftTestServer
 import Testing
 
-/// The DocC articles' examples that do not come from the README: they must match `DocCExamples.swift` line for
-/// line, and they must do what the articles say, against a real server.
+/// The DocC articles' examples that do not come from the README: they must match `DocCExamples.swift` (or, for the
+/// README's own declarations, the README fixtures) line for line, and they must do what the articles say, against a
+/// real server.
 @Suite("DocC examples", .timeLimit(.minutes(1)))
 struct DocCExampleTests {
     /// An article's `swift` code block, found by its first line, up to `end` when the block goes on with usage.
@@ -42,9 +43,10 @@ struct DocCExampleTests {
         // Given
         let article = try String(
             contentsOf: Self.root.appendingPathComponent("Sources/RetroSwift/RetroSwift.docc/\(example.article)"), encoding: .utf8)
-        let compiled = try String(
-            contentsOf: Self.root.appendingPathComponent("Tests/RetroSwiftIntegrationTests/DocCExamples/DocCExamples.swift"),
-            encoding: .utf8)
+        let compiled = try [
+            "Tests/RetroSwiftIntegrationTests/DocCExamples/DocCExamples.swift", "Tests/ReadmeFixtures/Shared/ReadmeDeclarations.swift",
+        ]
+        .map { try String(contentsOf: Self.root.appendingPathComponent($0), encoding: .utf8) }.joined(separator: "\n")
 
         // When
         let blocks = article.components(separatedBy: "```swift\n").dropFirst().map { $0.components(separatedBy: "```")[0] }
@@ -52,17 +54,28 @@ struct DocCExampleTests {
         var wanted = Self.lines(block).filter { !example.skipped.contains($0) }
         if let end = example.end, let cut = wanted.firstIndex(where: { $0.hasPrefix(end) }) { wanted = Array(wanted[..<cut]) }
 
-        // Then
+        // Then: each top-level declaration of the block stands somewhere, whole (the README's may be apart or nested)
         let have = Self.lines(compiled)
-        let found = have.indices.contains { start in have[start...].starts(with: wanted) }
-        #expect(found, "\(example) differs from DocCExamples.swift; copy the article's block there")
+        let topLevel = Set(
+            block.split(separator: "\n").filter { $0.first.map { !$0.isWhitespace && $0 != "}" } ?? false }
+                .map { $0.trimmingCharacters(in: .whitespaces) })
+        var declarations: [[String]] = []
+        for line in wanted {
+            if topLevel.contains(line) || declarations.isEmpty {
+                declarations.append([line])
+            } else {
+                declarations[declarations.count - 1].append(line)
+            }
+        }
+        for declaration in declarations {
+            let found = have.indices.contains { start in have[start...].starts(with: declaration) }
+            #expect(found, "\(example): '\(declaration[0])' differs from DocCExamples.swift and the README fixtures; copy it there")
+        }
     }
 
     // @unchecked Sendable: the fixture adds only endpoint wrappers, set up in init and never reassigned.
     private final class PlacesApi: Domain, @unchecked Sendable {
         @Get("/nearby") var nearby: (DocCExamples.NearbyRequest) async throws -> DocCExamples.CSV
-        @Get("/schedules") var schedules: (DocCExamples.GetSchedulesRequest) async throws -> Empty
-        @Post("/speech") var speech: (DocCExamples.SpeechToTextApiRequest) async throws -> Empty
     }
 
     @Test("the parameter, response and interceptor examples do what the articles say", arguments: TransportKind.allCases)
@@ -79,26 +92,17 @@ struct DocCExampleTests {
             let api = PlacesApi(transport: transport)
             // Its "slow" report depends on the machine's speed, so it is not checked (no timing in tests).
             api.interceptors = [DocCExamples.RequestIdInterceptor(report: { _ in })]
-            api.multipartBoundary = { "doc-boundary" }
 
             // When
             let csv = try await api.nearby(.init(location: .init(latitude: 52.5, longitude: 13.25)))
-            _ = try await api.schedules(.init(page: 1, schedulesPerPage: 30, accountId: "acc_id"))
-            _ = try await api.speech(
-                .init(
-                    modelId: "scribe", languageCode: "en", tagAudioEvents: true, numSpeakers: 2,
-                    recording: .init(fileName: "a.wav", mimeType: "audio/wav", content: Data("RIFF".utf8))))
+            _ = try await api.nearby(.init(location: .init(latitude: -1, longitude: 0.5)))
 
             // Then
             #expect(csv.rows == [["a", "b"], ["c", "d"]])
             let requests = server.requests
-            #expect(requests.map(\.target) == ["/nearby?near=52.5,13.25", "/schedules?page=1&limit=30", "/speech"])
-            #expect(requests[1].header("X-Account-Id") == "acc_id")
+            #expect(requests.map(\.target) == ["/nearby?near=52.5,13.25", "/nearby?near=-1.0,0.5"])
             #expect(requests.allSatisfy { UUID(uuidString: $0.header("X-Request-Id") ?? "") != nil })
-            #expect(Set(requests.compactMap { $0.header("X-Request-Id") }).count == 3)
-            let speech = String(decoding: requests[2].body, as: UTF8.self)
-            #expect(speech.contains("name=\"num_speakers\"\r\n\r\n2\r\n"))
-            #expect(speech.contains("name=\"file\"; filename=\"a.wav\"\r\nContent-Type: audio/wav\r\n\r\nRIFF\r\n"))
+            #expect(Set(requests.compactMap { $0.header("X-Request-Id") }).count == 2)
         }
     }
 
@@ -138,14 +142,13 @@ struct DocCExampleTests {
         let api = PlacesApi(transport: transport)
 
         // When
-        let result = await Result { try await api.schedules(.init(page: 2, schedulesPerPage: 5, accountId: "a b")) }
+        let result = await Result { try await api.nearby(.init(location: .init(latitude: 2, longitude: 5))) }
         await server.stop()
 
         // Then
-        #expect(throws: Never.self) { try result.get() }
+        #expect(try result.get().rows == [["made"]])
         let request = try #require(server.requests.first)
-        #expect(request.target == "/schedules?page=2&limit=5")
-        #expect(request.header("X-Account-Id") == "a b")
+        #expect(request.target == "/nearby?near=2.0,5.0")
         #expect(request.header("X-Client") == "docs")
     }
 }

@@ -9,21 +9,6 @@ import RetroSwift
 /// they compile and can be run.
 enum DocCExamples {
     // ParametersAndEncoding.md
-    struct GetSchedulesRequest {
-        @Query var page: Int
-        @Query("limit") var schedulesPerPage: Int = 0
-        @Header("X-Account-Id") var accountId: String = ""
-    }
-
-    struct SpeechToTextApiRequest {
-        @FormParam("model_id") var modelId = ""
-        @FormParam("language_code") var languageCode = ""
-        @FormParam("tag_audio_events") var tagAudioEvents = false
-        @FormParam("num_speakers") var numSpeakers = 1
-        @FormFile("file") var recording = .empty
-    }
-
-    // ParametersAndEncoding.md
     struct Coordinate: ParameterValueConvertible {
         var latitude: Double
         var longitude: Double
