@@ -225,6 +225,8 @@ struct RequestBuilder {
         RequestError(.invalidValue, endpoint: plan.endpoint, field: field.property, reason: reason)
     }
 
+    /// The request built from everything added so far, with the domain's base URL and shared headers as they were
+    /// when the call started.
     func params() throws -> HttpRequestParams {
         if let problem = settings.configurationProblem {
             throw RequestError(.transportNotConfigured, endpoint: plan.endpoint, reason: "the domain's \(problem); nothing was sent")

@@ -49,7 +49,7 @@ public struct HttpRequestBody: Sendable {
 
     /// A reader handing out the body in chunks, reading files from disk as it goes, so memory stays flat.
     ///
-    /// - Parameter chunkSize: The most bytes one chunk holds.
+    /// - Parameter chunkSize: The most bytes one chunk read from a file holds; bytes in memory come as one chunk.
     /// - Returns: A new reader, positioned at the start of the body.
     public func makeReader(chunkSize: Int = 256 * 1024) -> MultipartFormBody.Reader {
         switch content {
