@@ -8,7 +8,7 @@ import Testing
 @Suite(
     "End to end: curl replays the rendered command",
     .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/curl"), "needs /usr/bin/curl"),
-    .timeLimit(.minutes(1))
+    .timeLimit(.minutes(4))
 )
 struct CurlReplayTests {
     private struct Note: Codable {

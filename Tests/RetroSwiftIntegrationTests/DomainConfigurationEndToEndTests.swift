@@ -6,7 +6,7 @@ import Testing
 
 /// Domains that carry their own base URL and shared headers (``Domain/baseURL``, as `ApiDomain` does): sharing one
 /// transport, switching environments while calls run, and calls in flight during a switch.
-@Suite("End to end: domain base URLs and shared headers", .timeLimit(.minutes(2)))
+@Suite("End to end: domain base URLs and shared headers", .timeLimit(.minutes(4)))
 struct DomainConfigurationEndToEndTests {
     private struct Item: Codable, Equatable {
         var id: Int

@@ -10,7 +10,7 @@ import Testing
     import FoundationNetworking
 #endif
 
-@Suite("End to end: faults end in clear errors, never hangs", .timeLimit(.minutes(1)))
+@Suite("End to end: faults end in clear errors, never hangs", .timeLimit(.minutes(4)))
 struct FaultTests {
     // @unchecked Sendable: the fixture adds only endpoint wrappers, set up in init and never reassigned.
     private final class Api: Domain, @unchecked Sendable {

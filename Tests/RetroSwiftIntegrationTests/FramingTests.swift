@@ -5,7 +5,7 @@ import Testing
 
 /// A body whose length is known goes out with `Content-Length`, never chunked (presigned object-store uploads refuse
 /// chunked bodies), whatever the body and wherever the response goes.
-@Suite("End to end: request framing", .timeLimit(.minutes(1)))
+@Suite("End to end: request framing", .timeLimit(.minutes(4)))
 struct FramingTests {
     private struct Note: Codable {
         var text: String

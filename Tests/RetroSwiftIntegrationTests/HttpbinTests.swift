@@ -42,7 +42,7 @@ enum Httpbin {
 @Suite(
     "End to end: httpbin, a real third-party server",
     .enabled(if: Httpbin.enabled, "set RETROSWIFT_HTTPBIN_URL to a local httpbin (bash .ci/run starts one)"),
-    .timeLimit(.minutes(1))
+    .timeLimit(.minutes(4))
 )
 struct HttpbinTests {
     /// httpbin's echo of a request.
@@ -384,7 +384,7 @@ struct HttpbinTests {
 @Suite(
     "End to end: Echo's and Kilo's calls against httpbin",
     .enabled(if: Httpbin.enabled, "set RETROSWIFT_HTTPBIN_URL to a local httpbin (bash .ci/run starts one)"),
-    .timeLimit(.minutes(1))
+    .timeLimit(.minutes(4))
 )
 struct HttpbinPeerBehaviourTests {
     /// httpbin's echo, with repeated arguments and form fields as lists.
@@ -443,7 +443,7 @@ struct HttpbinPeerBehaviourTests {
 @Suite(
     "End to end: invoke against httpbin",
     .enabled(if: Httpbin.enabled, "set RETROSWIFT_HTTPBIN_URL to a local httpbin (bash .ci/run starts one)"),
-    .timeLimit(.minutes(1))
+    .timeLimit(.minutes(4))
 )
 struct HttpbinInvokeTests {
     /// httpbin's echo, with repeated query arguments as lists.

@@ -4,7 +4,7 @@ import RetroSwiftTestServer
 import RetroSwiftTesting
 import Testing
 
-@Suite("End to end: interceptors", .timeLimit(.minutes(1)))
+@Suite("End to end: interceptors", .timeLimit(.minutes(4)))
 struct InterceptorEndToEndTests {
     private struct Item: Codable, Equatable {
         var id: Int

@@ -17,7 +17,7 @@ enum PropfindMethod: EndpointMethod {
 
 typealias Propfind<Signature> = Endpoint<PropfindMethod, Signature>
 
-@Suite("End to end: OPTIONS and methods of your own", .timeLimit(.minutes(1)))
+@Suite("End to end: OPTIONS and methods of your own", .timeLimit(.minutes(4)))
 struct MethodEndToEndTests {
     private struct Search: Codable, Equatable {
         var text: String

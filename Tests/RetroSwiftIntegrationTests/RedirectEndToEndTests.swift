@@ -8,7 +8,7 @@ import Testing
     import FoundationNetworking
 #endif
 
-@Suite("End to end: redirects", .timeLimit(.minutes(1)))
+@Suite("End to end: redirects", .timeLimit(.minutes(4)))
 struct RedirectEndToEndTests {
     private struct Note: Codable, Equatable {
         var text: String

@@ -3,7 +3,7 @@ import RetroSwift
 import RetroSwiftTestServer
 import Testing
 
-@Suite("End to end: statuses and decoding", .timeLimit(.minutes(1)))
+@Suite("End to end: statuses and decoding", .timeLimit(.minutes(4)))
 struct StatusEndToEndTests {
     private struct User: Codable, Equatable {
         var name: String

@@ -6,7 +6,7 @@ import Testing
 /// What the transports leave in their temporary directory: a returned `DownloadedFile` and nothing else, whether
 /// the call finished, failed, timed out or was cancelled. Each test gets a directory of its own (the transports'
 /// `temporaryDirectory`), so tests running in parallel cannot see each other's files.
-@Suite("End to end: temporary files", .timeLimit(.minutes(2)))
+@Suite("End to end: temporary files", .timeLimit(.minutes(4)))
 struct TemporaryFileTests {
     private struct UploadRequest {
         @FormFile("file") var file = .empty

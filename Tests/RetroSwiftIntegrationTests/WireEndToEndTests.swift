@@ -3,7 +3,7 @@ import RetroSwift
 import RetroSwiftTestServer
 import Testing
 
-@Suite("End to end: the wire", .timeLimit(.minutes(1)))
+@Suite("End to end: the wire", .timeLimit(.minutes(4)))
 struct WireEndToEndTests {
     private enum Sort: String {
         case newest = "new est"

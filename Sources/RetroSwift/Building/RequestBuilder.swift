@@ -228,14 +228,13 @@ struct RequestBuilder {
     /// The request built from everything added so far, with the domain's base URL and shared headers as they were
     /// when the call started.
     func params() throws -> HttpRequestParams {
-        if let problem = settings.configurationProblem {
+        if let problem = settings.target?.problem {
             throw RequestError(.transportNotConfigured, endpoint: plan.endpoint, reason: "the domain's \(problem); nothing was sent")
         }
         return HttpRequestParams(
             method: plan.endpoint.method, encodedPath: encodedPath(), encodedQuery: encodedQuery(),
             queryItems: queryItems, headers: headers, body: try body(), timeout: plan.timeout ?? settings.timeout,
-            responseDestination: plan.responseDestination, endpoint: plan.endpoint, domainBaseURL: settings.baseURL,
-            domainSharedHeaders: settings.sharedHeaders
+            responseDestination: plan.responseDestination, endpoint: plan.endpoint, domainTarget: settings.target
         )
     }
 

@@ -72,8 +72,8 @@ open class Domain {
     /// `https` URL) makes calls throw ``RequestError`` of kind ``RequestError/Kind/transportNotConfigured`` until
     /// it is replaced; nothing is sent.
     public var baseURL: URL? {
-        get { settings.current.baseURL }
-        set { settings.withLock { $0.setConfiguration(baseURL: newValue, sharedHeaders: $0.sharedHeaders) } }
+        get { settings.current.target?.baseURL }
+        set { settings.withLock { $0.setConfiguration(baseURL: newValue, sharedHeaders: $0.target?.sharedHeaders ?? [:]) } }
     }
 
     /// Headers sent with every call of this domain, such as an API key. They are added to the transport's shared
@@ -83,8 +83,8 @@ open class Domain {
     /// or value that is not a valid header (a CR or LF in the value, for instance) makes calls throw ``RequestError``
     /// until it is replaced; nothing is sent.
     public var sharedHeaders: [String: String] {
-        get { settings.current.sharedHeaders }
-        set { settings.withLock { $0.setConfiguration(baseURL: $0.baseURL, sharedHeaders: newValue) } }
+        get { settings.current.target?.sharedHeaders ?? [:] }
+        set { settings.withLock { $0.setConfiguration(baseURL: $0.target?.baseURL, sharedHeaders: newValue) } }
     }
 
     /// Replaces ``baseURL`` and ``sharedHeaders`` at once, so that no call sees one without the other: switching

@@ -8,10 +8,9 @@ struct DomainSettings: Sendable {
     var timeout: TimeInterval?
     var interceptors: [any Interceptor] = []
     var redirectPolicy: RedirectPolicy = .default
-    var baseURL: URL?
-    var sharedHeaders: [String: String] = [:]
-    /// Why `baseURL` or `sharedHeaders` cannot be used, worked out once when they are set rather than on every call.
-    var configurationProblem: String?
+    /// The domain's own base URL and shared headers; `nil` when it has neither, so a call copies no more than one
+    /// reference for them (they are read on every call).
+    var target: DomainTarget?
 
     static func makeDefault() -> DomainSettings {
         let encoder = JSONEncoder()
@@ -26,8 +25,6 @@ struct DomainSettings: Sendable {
     }
 
     mutating func setConfiguration(baseURL: URL?, sharedHeaders: [String: String]) {
-        self.baseURL = baseURL
-        self.sharedHeaders = sharedHeaders
-        configurationProblem = HttpTransportConfiguration.problem(baseURL: baseURL, sharedHeaders: sharedHeaders)
+        target = baseURL == nil && sharedHeaders.isEmpty ? nil : DomainTarget(baseURL: baseURL, sharedHeaders: sharedHeaders)
     }
 }

@@ -34,16 +34,17 @@ public struct HttpRequestParams: Sendable {
     /// The base URL of the domain that built this request (``Domain/baseURL``) as it was when the call started, or
     /// `nil` when the domain leaves it to the transport. ``HttpTransportConfigurationStore/configuration(for:)``
     /// prefers it to the transport's own.
-    public internal(set) var domainBaseURL: URL?
+    public var domainBaseURL: URL? { domainTarget?.baseURL }
     /// The shared headers of the domain that built this request (``Domain/sharedHeaders``) as they were when the call
     /// started; ``HttpTransportConfigurationStore/configuration(for:)`` adds them to the transport's.
-    public internal(set) var domainSharedHeaders: [String: String] = [:]
+    public var domainSharedHeaders: [String: String] { domainTarget?.sharedHeaders ?? [:] }
+    /// Both of the above in one reference, `nil` for most domains.
+    let domainTarget: DomainTarget?
 
     init(
         method: HttpMethod, encodedPath: String, encodedQuery: String?, queryItems: [HttpQueryItem],
         headers: [HttpHeader], body: HttpRequestBody?, timeout: TimeInterval?,
-        responseDestination: ResponseDestination, endpoint: EndpointIdentity, domainBaseURL: URL? = nil,
-        domainSharedHeaders: [String: String] = [:]
+        responseDestination: ResponseDestination, endpoint: EndpointIdentity, domainTarget: DomainTarget? = nil
     ) {
         self.method = method
         self.encodedPath = encodedPath
@@ -54,8 +55,7 @@ public struct HttpRequestParams: Sendable {
         self.timeout = timeout
         self.responseDestination = responseDestination
         self.endpoint = endpoint
-        self.domainBaseURL = domainBaseURL
-        self.domainSharedHeaders = domainSharedHeaders
+        self.domainTarget = domainTarget
     }
 
     /// The path and query as sent in the request line, for example `/api/v1/schedule?page=1&limit=30`.

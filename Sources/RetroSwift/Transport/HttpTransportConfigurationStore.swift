@@ -71,12 +71,13 @@ public final class HttpTransportConfigurationStore: Sendable {
     /// - Throws: ``RequestError`` of kind ``RequestError/Kind/transportNotConfigured`` when neither the domain nor
     ///   this store has a usable base URL, or when two domains stored different configurations here.
     public func configuration(for params: HttpRequestParams) throws -> HttpTransportConfiguration {
-        if let baseURL = params.domainBaseURL {
-            return HttpTransportConfiguration(baseURL: baseURL, sharedHeaders: params.domainSharedHeaders)
+        if let target = params.domainTarget, let baseURL = target.baseURL {
+            return HttpTransportConfiguration(baseURL: baseURL, sharedHeaders: target.sharedHeaders)
         }
         switch state.current {
         case .configured(let configuration):
-            return configuration.adding(sharedHeaders: params.domainSharedHeaders)
+            guard let target = params.domainTarget else { return configuration }
+            return configuration.adding(sharedHeaders: target.sharedHeaders)
         case .unset:
             throw RequestError(
                 .transportNotConfigured, endpoint: params.endpoint,

@@ -6,7 +6,7 @@ import Testing
 /// The DocC articles' examples that do not come from the README: they must match `DocCExamples.swift` (or, for the
 /// README's own declarations, the README fixtures) line for line, and they must do what the articles say, against a
 /// real server.
-@Suite("DocC examples", .timeLimit(.minutes(1)))
+@Suite("DocC examples", .timeLimit(.minutes(4)))
 struct DocCExampleTests {
     /// An article's `swift` code block, found by its first line, up to `end` when the block goes on with usage.
     struct Example: CustomStringConvertible, Sendable {

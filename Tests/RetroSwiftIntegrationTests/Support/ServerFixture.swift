@@ -2,6 +2,9 @@ import Foundation
 import RetroSwift
 import RetroSwiftTestServer
 
+// End-to-end suites allow four minutes (five for large transfers): under the thread sanitizer, on a loaded 2-core
+// machine, a suite of quick exchanges once took over a minute. The limit only catches hangs.
+
 /// Starts a test server, hands a configured transport to the test body, and stops the server afterwards.
 func withServer<T>(
     _ kind: TransportKind, basePath: String = "", sharedHeaders: [String: String]? = nil,

@@ -1,0 +1,16 @@
+import Foundation
+
+/// A domain's own base URL and shared headers (``Domain/baseURL``, ``Domain/sharedHeaders``), checked once when they
+/// are set and carried by each call's ``HttpRequestParams`` as they were when the call started.
+final class DomainTarget: Sendable {
+    let baseURL: URL?
+    let sharedHeaders: [String: String]
+    /// Why the values cannot be used, or `nil` when they can.
+    let problem: String?
+
+    init(baseURL: URL?, sharedHeaders: [String: String]) {
+        self.baseURL = baseURL
+        self.sharedHeaders = sharedHeaders
+        problem = HttpTransportConfiguration.problem(baseURL: baseURL, sharedHeaders: sharedHeaders)
+    }
+}
