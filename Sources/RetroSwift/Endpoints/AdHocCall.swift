@@ -33,16 +33,13 @@ enum AdHocCall {
         var descriptions = sorted.map { name, _ in
             RequestPlanner.FieldDescription(label: name, kind: placeholders.contains(name) ? .path : .query, name: name)
         }
-        var hasBody = false
-        switch body {
-        case .raw(nil): break
-        case .raw: hasBody = true
-        case .json: hasBody = true
-        }
-        if hasBody {
-            let kind: ParameterKind = if case .json = body { .jsonBody } else { .rawBody }
-            descriptions.append(.init(label: "body", kind: kind, name: "body"))
-        }
+        let bodyKind: ParameterKind? =
+            switch body {
+            case .raw(nil): nil
+            case .raw: .rawBody
+            case .json: .jsonBody
+            }
+        if let bodyKind { descriptions.append(.init(label: "body", kind: bodyKind, name: "body")) }
         let declaration = EndpointDeclaration(
             method: endpoint.method, template: endpoint.template, timeout: nil, headers: [:], formEncoding: .automatic,
             redirects: nil)
@@ -53,13 +50,11 @@ enum AdHocCall {
         for (field, (_, value)) in zip(plan.fields, sorted) {
             try builder.add(builder.wireStrings(of: value, for: field), for: field)
         }
-        switch body {
-        case .raw(let content?):
-            try builder.setRawBody(content, declaredContentType: nil, for: plan.fields[plan.fields.count - 1])
-        case .json(let value):
-            try builder.setJSONBody(value, for: plan.fields[plan.fields.count - 1])
-        case .raw(nil):
-            break
+        // The body, when there is one, was described last.
+        switch (body, plan.fields.last) {
+        case (.raw(let content?), let field?): try builder.setRawBody(content, declaredContentType: nil, for: field)
+        case (.json(let value), let field?): try builder.setJSONBody(value, for: field)
+        default: break
         }
         return try builder.params()
     }
