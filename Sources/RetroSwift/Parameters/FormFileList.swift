@@ -14,12 +14,18 @@ public struct FormFileList<Element: FormFileConvertible>: Sendable {
     public let name: String?
 
     /// A file list named after its property.
+    ///
+    /// - Parameter wrappedValue: The files, in the order they are sent.
     public init(wrappedValue: [Element]) {
         self.wrappedValue = wrappedValue
         self.name = nil
     }
 
     /// A file list with an explicit name, such as `@FormFileList("attachments")`.
+    ///
+    /// - Parameters:
+    ///   - wrappedValue: The files, in the order they are sent.
+    ///   - name: The form field name every file part carries.
     public init(wrappedValue: [Element], _ name: String) {
         self.wrappedValue = wrappedValue
         self.name = name

@@ -22,12 +22,18 @@ public struct RawBody<Value: RawBodyConvertible>: Sendable {
     public let contentType: String?
 
     /// A body whose media type comes from its value.
+    ///
+    /// - Parameter wrappedValue: The body.
     public init(wrappedValue: Value) {
         self.wrappedValue = wrappedValue
         self.contentType = nil
     }
 
     /// A body with a declared media type, such as `@RawBody(contentType: "image/png")`.
+    ///
+    /// - Parameters:
+    ///   - wrappedValue: The body.
+    ///   - contentType: Its media type, unless the value sets its own (``RawBodyContent/contentType``).
     public init(wrappedValue: Value, contentType: String) {
         self.wrappedValue = wrappedValue
         self.contentType = contentType

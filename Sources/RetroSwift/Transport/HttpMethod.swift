@@ -55,11 +55,18 @@ public struct HttpMethod: RawRepresentable, Sendable, Hashable, CaseIterable, Cu
     public var description: String { rawValue }
 
     /// Methods are equal when their names are.
+    ///
+    /// - Parameters:
+    ///   - lhs: A method.
+    ///   - rhs: Another method.
+    /// - Returns: Whether both have the same name.
     public static func == (lhs: HttpMethod, rhs: HttpMethod) -> Bool {
         lhs.rawValue == rhs.rawValue
     }
 
     /// Hashes the name.
+    ///
+    /// - Parameter hasher: The hasher to feed.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(rawValue)
     }
