@@ -115,13 +115,12 @@
             for header in params.headerFields(sharedHeaders: configuration.sharedHeaders) {
                 request.headers.add(name: header.name, value: header.value)
             }
-            switch params.body {
-            case nil:
-                break
-            case let body? where body.content.isInMemory:
-                request.body = .bytes(ByteBuffer(bytes: try body.data()))
-            case let body?:
-                request.body = .stream(BodyByteStream(body: body), length: .known(try body.contentLength()))
+            if let body = params.body {
+                if case .data(let data) = body.content {
+                    request.body = .bytes(ByteBuffer(bytes: data))
+                } else {
+                    request.body = .stream(BodyByteStream(body: body), length: .known(try body.contentLength()))
+                }
             }
             return request
         }

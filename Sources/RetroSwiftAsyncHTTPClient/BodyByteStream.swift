@@ -22,12 +22,4 @@
             }
         }
     }
-
-    extension HttpRequestBody.Content {
-        /// Whether the body is bytes in memory, sent at once, rather than read from files as it goes.
-        var isInMemory: Bool {
-            if case .data = self { return true }
-            return false
-        }
-    }
 #endif

@@ -36,7 +36,8 @@ public final class HttpTransportConfigurationStore: Sendable {
 
     /// Records a configuration, or a conflict when a different one is already set.
     public func set(_ configuration: HttpTransportConfiguration) {
-        let problem = Self.problem(in: configuration)
+        let problem = HttpTransportConfiguration.problem(
+            baseURL: configuration.baseURL, sharedHeaders: configuration.sharedHeaders)
         state.withLock { state in
             if let problem {
                 state = .invalid(problem)
@@ -87,9 +88,5 @@ public final class HttpTransportConfigurationStore: Sendable {
         case .invalid(let reason):
             throw RequestError(.transportNotConfigured, endpoint: params.endpoint, reason: reason)
         }
-    }
-
-    private static func problem(in configuration: HttpTransportConfiguration) -> String? {
-        HttpTransportConfiguration.problem(baseURL: configuration.baseURL, sharedHeaders: configuration.sharedHeaders)
     }
 }
