@@ -15,8 +15,12 @@ import RetroSwift
 /// - Timeouts: the endpoint's or domain's timeout becomes `URLRequest.timeoutInterval` (URLSession's idle
 ///   timeout); expiry throws `URLError(.timedOut)`.
 /// - Cancelling the calling task cancels the URLSession task at once and throws `CancellationError`.
-/// - Multipart bodies with file parts are written to a temporary file chunk by chunk and uploaded from it, so a
-///   large file is never held in memory; `DownloadedFile` responses are downloaded to disk. Both go to
+/// - Multipart bodies with file parts are written to a temporary file chunk by chunk and uploaded from it, and
+///   `@RawBody` files are uploaded from where they are, so a large file is never held in memory — on Apple
+///   platforms. On Linux a file body is read into memory first (still sent with its `Content-Length`):
+///   swift-corelibs-foundation's upload from a file crashes the process when the transfer ends while it waits for
+///   the file, as a cancellation or a timeout can make it do. To stream large files from disk on Linux, use
+///   `AsyncHTTPClientTransport`. `DownloadedFile` responses are downloaded to disk everywhere. Both go to
 ///   ``temporaryDirectory``, and a call that fails leaves nothing there.
 /// - Redirects: the session never follows them itself; RetroSwift does, by the domain's or endpoint's
 ///   `RedirectPolicy`, so credentials stay with their origin and a `307` keeps its body, on Linux too.

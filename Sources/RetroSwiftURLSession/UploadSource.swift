@@ -10,16 +10,27 @@ enum UploadSource {
     case file(URL, ours: Bool)
 
     init(_ body: HttpRequestBody?, temporaryDirectory: URL) throws {
-        switch body?.content {
-        case nil:
+        guard let body else {
             self = .none
-        case .data(let data)?:
+            return
+        }
+        switch body.content {
+        case .data(let data):
             self = .data(data)
-        case .multipart(let form)?:
-            let hasFiles = form.parts.contains { if case .file = $0.content { true } else { false } }
-            self = hasFiles ? .file(try form.writeToTemporaryFile(in: temporaryDirectory), ours: true) : .data(try form.data())
-        case .file(let url)?:
-            self = .file(url, ours: false)
+        #if canImport(FoundationNetworking)
+            // swift-corelibs-foundation's upload from a file brings the process down when the transfer ends while
+            // the file is being read (a cancellation, a timeout, an early answer): its `try!` around curl_easy_pause
+            // fails on a handle that has lost its connection. Bytes in memory are never paused, and still go with
+            // their Content-Length (a body stream would go chunked), so on Linux file bodies are read into memory.
+            case .multipart, .file:
+                self = .data(try body.data())
+        #else
+            case .multipart(let form):
+                let hasFiles = form.parts.contains { if case .file = $0.content { true } else { false } }
+                self = hasFiles ? .file(try form.writeToTemporaryFile(in: temporaryDirectory), ours: true) : .data(try form.data())
+            case .file(let url):
+                self = .file(url, ours: false)
+        #endif
         }
     }
 

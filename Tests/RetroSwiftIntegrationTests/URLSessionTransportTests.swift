@@ -132,7 +132,7 @@ struct URLSessionTransportTests {
         await server.stop()
     }
 
-    @Test("cancelling a file upload throws CancellationError and deletes the temporary multipart file")
+    @Test("cancelling a file upload throws CancellationError and leaves no temporary multipart file")
     func cancelledUpload() async throws {
         // Given: a file of a size no other test uses, so its multipart temporary file can be told apart
         let content = Self.pattern(3_141_593)
@@ -147,7 +147,12 @@ struct URLSessionTransportTests {
             while server.requests.isEmpty { try await Task.sleep(nanoseconds: 5_000_000) }
             let multipartSize = try #require(server.requests.first?.bodyByteCount)
             #expect(multipartSize > content.count)
-            let temporary = try #require(Self.multipartTemporaryFiles().first { Self.size(of: $0) == multipartSize })
+            #if canImport(FoundationNetworking)
+                // On Linux the body is uploaded from memory (see UploadSource), so no file is written at all.
+                #expect(try Self.multipartTemporaryFiles().first { Self.size(of: $0) == multipartSize } == nil)
+            #else
+                let temporary = try #require(Self.multipartTemporaryFiles().first { Self.size(of: $0) == multipartSize })
+            #endif
 
             // When
             call.cancel()
@@ -155,7 +160,9 @@ struct URLSessionTransportTests {
 
             // Then
             #expect(throws: CancellationError.self) { try result.get() }
-            #expect(!FileManager.default.fileExists(atPath: temporary.path))
+            #if !canImport(FoundationNetworking)
+                #expect(!FileManager.default.fileExists(atPath: temporary.path))
+            #endif
         }
     }
 
