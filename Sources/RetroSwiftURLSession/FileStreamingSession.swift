@@ -5,11 +5,15 @@ import RetroSwift
     import FoundationNetworking
 #endif
 
-/// A session of the transport's own for one case: a body uploaded from a file whose response goes to a file.
+/// A session of the transport's own for responses that go to a file when a download task cannot take them: a body
+/// uploaded from a file (Apple platforms), and every such response on Linux.
 ///
 /// An upload task sends a file with `Content-Length` (a body stream would go chunked, which presigned object-store
-/// uploads refuse), but hands its response body only to a session delegate; this session's delegate writes 2xx
-/// bodies to disk piece by piece. Created on first use, with the configuration of the transport's session.
+/// uploads refuse), but hands its response body only to a session delegate. On Linux a download task first writes
+/// to `NSTemporaryDirectory()` and crashes the process (a `try!` in swift-corelibs-foundation) when it cannot
+/// create its file there, whatever ``URLSessionTransport/temporaryDirectory`` says. This session's delegate writes
+/// 2xx bodies to disk piece by piece, straight into the transport's directory, and reports a file it cannot create
+/// as the call's error. Created on first use, with the configuration of the transport's session.
 final class FileStreamingSession: Sendable {
     private let session: URLSession
     private let delegate: FileStreamingDelegate
@@ -24,12 +28,17 @@ final class FileStreamingSession: Sendable {
         session.finishTasksAndInvalidate()
     }
 
-    /// Uploads `file` with `request` and streams a 2xx response body to a new file in `temporaryDirectory`.
-    func upload(
-        _ request: URLRequest, fromFile file: URL, decisions: SessionTaskDelegate, temporaryDirectory: URL
+    /// Sends `request` with `upload` as its body and streams a 2xx response body to a new file in `temporaryDirectory`.
+    func send(
+        _ request: URLRequest, upload: UploadSource, decisions: SessionTaskDelegate, temporaryDirectory: URL
     ) async throws -> HttpOperationResult {
         try await SessionTaskRunner.run(delegate: nil) { complete in
-            let task = session.uploadTask(with: request, fromFile: file)
+            let task =
+                switch upload {
+                case .none: session.dataTask(with: request)
+                case .data(let body): session.uploadTask(with: request, from: body)
+                case .file(let file, _): session.uploadTask(with: request, fromFile: file)
+                }
             delegate.register(
                 task,
                 call: FileStreamingCall(
@@ -39,7 +48,7 @@ final class FileStreamingSession: Sendable {
     }
 }
 
-/// What one upload-to-file call has received so far.
+/// What one call answered into a file has received so far.
 // @unchecked Sendable: its `var`s are touched only from the session's serial delegate queue, after registration.
 private final class FileStreamingCall: @unchecked Sendable {
     let request: URLRequest

@@ -152,11 +152,25 @@ public final class URLSessionTransport: ConfigurableHttpTransport {
         let upload = try UploadSource(params.body, temporaryDirectory: temporaryDirectory)
         defer { upload.cleanUp() }
         if params.responseDestination == .file {
+            #if canImport(FoundationNetworking)
+                return try await streamingSession.session(for: session).send(
+                    request, upload: upload, decisions: delegate, temporaryDirectory: temporaryDirectory)
+            #else
+                return try await download(request, upload: upload, delegate: delegate)
+            #endif
+        }
+        return try await SessionTaskRunner.data(request, upload: upload, in: session, delegate: delegate)
+    }
+
+    #if !canImport(FoundationNetworking)
+        private func download(_ request: URLRequest, upload: UploadSource, delegate: SessionTaskDelegate) async throws
+            -> HttpOperationResult
+        {
             switch upload {
-            case .file(let file, _):
+            case .file:
                 // A body stream would go chunked; an upload task sends the file with its Content-Length.
-                return try await streamingSession.session(for: session).upload(
-                    request, fromFile: file, decisions: delegate, temporaryDirectory: temporaryDirectory)
+                return try await streamingSession.session(for: session).send(
+                    request, upload: upload, decisions: delegate, temporaryDirectory: temporaryDirectory)
             case .data(let data):
                 var request = request
                 request.httpBody = data
@@ -167,8 +181,7 @@ public final class URLSessionTransport: ConfigurableHttpTransport {
                     request, in: session, delegate: delegate, temporaryDirectory: temporaryDirectory)
             }
         }
-        return try await SessionTaskRunner.data(request, upload: upload, in: session, delegate: delegate)
-    }
+    #endif
 
     private func log(_ request: URLRequest, outcome: String, duration: Duration) {
         guard let logger else { return }
@@ -178,8 +191,8 @@ public final class URLSessionTransport: ConfigurableHttpTransport {
     }
 }
 
-/// The transport's ``FileStreamingSession``, made on first use: most transports never upload a file and download the
-/// answer to a file in one call.
+/// The transport's ``FileStreamingSession``, made on first use: on Apple platforms most transports never upload a file
+/// and download the answer to a file in one call, and on Linux many never download to a file.
 private final class LazyFileStreamingSession: Sendable {
     private let made = Locked<FileStreamingSession?>(nil)
 

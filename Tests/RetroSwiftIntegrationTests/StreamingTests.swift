@@ -130,7 +130,7 @@ struct StreamingTests {
     }
 
     @Test(
-        "a @RawBody file streams from disk with its Content-Length, byte for byte, and is left where it was",
+        "a @RawBody file arrives with its Content-Length, byte for byte, and is left where it was",
         arguments: TransportKind.allCases)
     func rawFileBody(kind: TransportKind) async throws {
         // Given

@@ -69,6 +69,35 @@ struct TemporaryFileTests {
         }
     }
 
+    @Test(
+        "a temporary directory that cannot be written makes a download or a multipart upload throw, never crash",
+        arguments: TransportKind.allCases)
+    func unwritableDirectory(kind: TransportKind) async throws {
+        // Given: a directory that does not exist. (On Linux, URLSession's own download task writes to
+        // NSTemporaryDirectory() first and crashes the process when it cannot, which a test cannot provoke without
+        // changing TMPDIR for every test in the process; the transport no longer uses that task there, and writes
+        // straight into this directory.)
+        let missing = FileManager.default.temporaryDirectory.appendingPathComponent("retroswift-missing-\(UUID().uuidString)")
+        let upload = FileManager.default.temporaryDirectory.appendingPathComponent("retroswift-upload-\(UUID().uuidString)")
+        try Data(repeating: 0x41, count: 64 * 1024).write(to: upload)
+        defer { try? FileManager.default.removeItem(at: upload) }
+        try await withServer(kind, temporaryDirectory: missing, respond: { _ in Outcome.finished.response }) { transport, _ in
+            let api = Api(transport: transport)
+
+            // When
+            let download = await Result { try await api.download() }
+            let uploadThenDownload = await Result {
+                try await api.uploadThenDownload(
+                    UploadRequest(file: .init(fileName: "a.bin", mimeType: "application/octet-stream", fileURL: upload)))
+            }
+
+            // Then
+            #expect(throws: CocoaError.self) { try download.get() }
+            #expect(throws: CocoaError.self) { try uploadThenDownload.get() }
+            #expect(!FileManager.default.fileExists(atPath: missing.path))
+        }
+    }
+
     private func check(_ kind: TransportKind, _ call: Call, _ outcome: Outcome) async throws {
         // Given
         let directory = try Self.makeDirectory()
