@@ -48,8 +48,9 @@ public final class URLSessionTransport: ConfigurableHttpTransport {
     public let queryRedaction: QueryRedaction
     /// The credential that answers HTTP authentication challenges from the configured host, or `nil` to answer none.
     public let credential: URLCredential?
-    /// Where the transport writes multipart bodies with file parts before uploading them (deleted when the call
-    /// ends, whatever its outcome) and `DownloadedFile` bodies (yours once the call returns; deleted if it fails).
+    /// Where the transport writes multipart bodies with file parts before uploading them on Apple platforms (deleted
+    /// when the call ends, whatever its outcome; on Linux they are sent from memory) and `DownloadedFile` bodies
+    /// (yours once the call returns; deleted if it fails).
     public let temporaryDirectory: URL
     private let streamingSession = LazyFileStreamingSession()
 

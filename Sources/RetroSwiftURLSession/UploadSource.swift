@@ -18,9 +18,9 @@ enum UploadSource {
         case .data(let data):
             self = .data(data)
         #if canImport(FoundationNetworking)
-            // swift-corelibs-foundation's upload from a file brings the process down when the transfer ends while
-            // the file is being read (a cancellation, a timeout, an early answer): its `try!` around curl_easy_pause
-            // fails on a handle that has lost its connection. Bytes in memory are never paused, and still go with
+            // swift-corelibs-foundation's upload from a file brings the process down when the transfer ends (it is
+            // cancelled or times out) while the file is being read: its `try!` around curl_easy_pause fails on a
+            // handle that has lost its connection. Bytes in memory are never paused, and still go with
             // their Content-Length (a body stream would go chunked), so on Linux file bodies are read into memory.
             case .multipart, .file:
                 self = .data(try body.data())
