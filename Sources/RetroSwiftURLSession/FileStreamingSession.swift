@@ -6,7 +6,7 @@ import RetroSwift
 #endif
 
 /// A session of the transport's own for responses that go to a file when a download task cannot take them: a body
-/// uploaded from a file (Apple platforms), and every such response on Linux.
+/// uploaded from a file (Apple platforms), and, on Linux, any call while `NSTemporaryDirectory()` cannot be written.
 ///
 /// An upload task sends a file with `Content-Length` (a body stream would go chunked, which presigned object-store
 /// uploads refuse), but hands its response body only to a session delegate. On Linux a download task first writes

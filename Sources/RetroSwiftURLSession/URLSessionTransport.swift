@@ -153,36 +153,38 @@ public final class URLSessionTransport: ConfigurableHttpTransport {
         let upload = try UploadSource(params.body, temporaryDirectory: temporaryDirectory)
         defer { upload.cleanUp() }
         if params.responseDestination == .file {
-            #if canImport(FoundationNetworking)
-                return try await streamingSession.session(for: session).send(
-                    request, upload: upload, decisions: delegate, temporaryDirectory: temporaryDirectory)
-            #else
-                return try await download(request, upload: upload, delegate: delegate)
-            #endif
+            return try await download(request, upload: upload, delegate: delegate)
         }
         return try await SessionTaskRunner.data(request, upload: upload, in: session, delegate: delegate)
     }
 
-    #if !canImport(FoundationNetworking)
-        private func download(_ request: URLRequest, upload: UploadSource, delegate: SessionTaskDelegate) async throws
-            -> HttpOperationResult
-        {
-            switch upload {
-            case .file:
-                // A body stream would go chunked; an upload task sends the file with its Content-Length.
+    /// Sends `request` and writes a 2xx response body to a new file in ``temporaryDirectory``.
+    private func download(_ request: URLRequest, upload: UploadSource, delegate: SessionTaskDelegate) async throws
+        -> HttpOperationResult
+    {
+        var request = request
+        switch upload {
+        case .file:
+            // A body stream would go chunked; an upload task sends the file with its Content-Length.
+            return try await streamingSession.session(for: session).send(
+                request, upload: upload, decisions: delegate, temporaryDirectory: temporaryDirectory)
+        case .data(let data):
+            request.httpBody = data
+        case .none:
+            break
+        }
+        #if canImport(FoundationNetworking)
+            // A download task first writes to NSTemporaryDirectory(), and swift-corelibs-foundation crashes the
+            // process (a `try!`) when it cannot create its file there. The streaming session writes straight into
+            // temporaryDirectory instead, but without back-pressure: its memory grows with the body (BENCHMARKS.md
+            // section 4), so it is only the fallback.
+            if !FileManager.default.isWritableFile(atPath: NSTemporaryDirectory()) {
                 return try await streamingSession.session(for: session).send(
                     request, upload: upload, decisions: delegate, temporaryDirectory: temporaryDirectory)
-            case .data(let data):
-                var request = request
-                request.httpBody = data
-                return try await SessionTaskRunner.download(
-                    request, in: session, delegate: delegate, temporaryDirectory: temporaryDirectory)
-            case .none:
-                return try await SessionTaskRunner.download(
-                    request, in: session, delegate: delegate, temporaryDirectory: temporaryDirectory)
             }
-        }
-    #endif
+        #endif
+        return try await SessionTaskRunner.download(request, in: session, delegate: delegate, temporaryDirectory: temporaryDirectory)
+    }
 
     private func log(_ request: URLRequest, outcome: String, duration: Duration) {
         guard let logger else { return }
@@ -192,8 +194,8 @@ public final class URLSessionTransport: ConfigurableHttpTransport {
     }
 }
 
-/// The transport's ``FileStreamingSession``, made on first use: on Apple platforms most transports never upload a file
-/// and download the answer to a file in one call, and on Linux many never download to a file.
+/// The transport's ``FileStreamingSession``, made on first use: most transports never upload a file and download the
+/// answer to a file in one call, or download on Linux with no writable `NSTemporaryDirectory()`.
 private final class LazyFileStreamingSession: Sendable {
     private let made = Locked<FileStreamingSession?>(nil)
 

@@ -74,9 +74,9 @@ struct TemporaryFileTests {
         arguments: TransportKind.allCases)
     func unwritableDirectory(kind: TransportKind) async throws {
         // Given: a directory that does not exist. (On Linux, URLSession's own download task writes to
-        // NSTemporaryDirectory() first and crashes the process when it cannot, which a test cannot provoke without
-        // changing TMPDIR for every test in the process; the transport no longer uses that task there, and writes
-        // straight into this directory.)
+        // NSTemporaryDirectory() first and crashes the process when it cannot; the transport then falls back to
+        // writing straight into its directory. A test cannot provoke that without changing TMPDIR for every test in
+        // the process.)
         let missing = FileManager.default.temporaryDirectory.appendingPathComponent("retroswift-missing-\(UUID().uuidString)")
         let upload = FileManager.default.temporaryDirectory.appendingPathComponent("retroswift-upload-\(UUID().uuidString)")
         try Data(repeating: 0x41, count: 64 * 1024).write(to: upload)
