@@ -33,7 +33,7 @@ final class FileStreamingSession: Sendable {
         _ request: URLRequest, upload: UploadSource, decisions: SessionTaskDelegate, temporaryDirectory: URL
     ) async throws -> HttpOperationResult {
         try await SessionTaskRunner.run(delegate: nil) { complete in
-            let task =
+            let task: URLSessionTask =
                 switch upload {
                 case .none: session.dataTask(with: request)
                 case .data(let body): session.uploadTask(with: request, from: body)

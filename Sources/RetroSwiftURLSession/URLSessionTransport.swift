@@ -162,27 +162,24 @@ public final class URLSessionTransport: ConfigurableHttpTransport {
     private func download(_ request: URLRequest, upload: UploadSource, delegate: SessionTaskDelegate) async throws
         -> HttpOperationResult
     {
-        var request = request
-        switch upload {
-        case .file:
-            // A body stream would go chunked; an upload task sends the file with its Content-Length.
-            return try await streamingSession.session(for: session).send(
-                request, upload: upload, decisions: delegate, temporaryDirectory: temporaryDirectory)
-        case .data(let data):
-            request.httpBody = data
-        case .none:
-            break
-        }
         #if canImport(FoundationNetworking)
             // A download task first writes to NSTemporaryDirectory(), and swift-corelibs-foundation crashes the
             // process (a `try!`) when it cannot create its file there. The streaming session writes straight into
             // temporaryDirectory instead, but without back-pressure: its memory grows with the body (BENCHMARKS.md
             // section 4), so it is only the fallback.
-            if !FileManager.default.isWritableFile(atPath: NSTemporaryDirectory()) {
-                return try await streamingSession.session(for: session).send(
-                    request, upload: upload, decisions: delegate, temporaryDirectory: temporaryDirectory)
-            }
+            let downloadTaskCanWrite = FileManager.default.isWritableFile(atPath: NSTemporaryDirectory())
+        #else
+            let downloadTaskCanWrite = true
         #endif
+        // A download task takes no file body: a body stream would go chunked, an upload task sends the file with
+        // its Content-Length.
+        let hasFileBody = if case .file = upload { true } else { false }
+        if hasFileBody || !downloadTaskCanWrite {
+            return try await streamingSession.session(for: session).send(
+                request, upload: upload, decisions: delegate, temporaryDirectory: temporaryDirectory)
+        }
+        var request = request
+        if case .data(let data) = upload { request.httpBody = data }
         return try await SessionTaskRunner.download(request, in: session, delegate: delegate, temporaryDirectory: temporaryDirectory)
     }
 
