@@ -120,8 +120,8 @@ public final class URLSessionTransport: ConfigurableHttpTransport {
     }
 
     /// URLSession adds the session configuration's `httpAdditionalHeaders` to every request, and a request can
-    /// override them but not remove them; so when a redirect has left the original origin and such a header is a
-    /// credential, the call stops rather than send it there.
+    /// override them but not remove them; so when a redirect or a `@Url` field has left the base URL's origin and such
+    /// a header is a credential, the call stops rather than send it there.
     private func refuseSessionCredentials(for params: HttpRequestParams) throws {
         guard !params.withheldSharedHeaders.isEmpty, let additional = session.configuration.httpAdditionalHeaders else { return }
         // Withheld `Content-*` headers belong to a body a 303 dropped, not to credentials: harmless on a GET.
@@ -130,8 +130,8 @@ public final class URLSessionTransport: ConfigurableHttpTransport {
             .sorted()
         guard let name = names.first else { return }
         throw RequestError(
-            .redirectRefused, endpoint: params.endpoint,
-            reason: "a redirect leads to \(params.redirectURL?.absoluteString ?? "another origin"), but the session's "
+            params.withholdsSharedHeaders ? .invalidValue : .redirectRefused, endpoint: params.endpoint,
+            reason: "the call leads to \(params.absoluteURL?.absoluteString ?? "another origin"), but the session's "
                 + "httpAdditionalHeaders carry '\(name)', which URLSession would send there; give it to the domain as a "
                 + "shared header instead, which RetroSwift withholds from other origins"
         )

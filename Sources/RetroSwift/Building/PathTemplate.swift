@@ -127,7 +127,8 @@ struct PathTemplate: Sendable {
         )
     }
 
-    private static func decodedItems(_ query: String) -> [HttpQueryItem] {
+    /// The items of an encoded query, decoded.
+    static func decodedItems(_ query: String) -> [HttpQueryItem] {
         query.split(separator: "&").map { pair in
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             let decode = { (text: Substring) in String(text).removingPercentEncoding ?? String(text) }

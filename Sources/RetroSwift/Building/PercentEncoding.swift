@@ -48,6 +48,33 @@ enum PercentEncoding {
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// A path of segments joined by `/` (RFC 3986 `path-abempty`), for `@Url` values: `pchar` and `/`.
+    static let path = AllowedSet("-._~:@!$&'()*+,;=/")
+
+    /// A whole query as written in a URL (RFC 3986 `query`), for `@Url` values: `pchar`, `/` and `?`.
+    static let query = AllowedSet("-._~:@!$&'()*+,;=/?")
+
+    /// `string` with every byte outside `allowed` percent-encoded, except a `%` that starts a well-formed `%XX`,
+    /// which is kept: for values that are already URLs, partly encoded or not (a lone `%` becomes `%25`).
+    static func encodeKeepingEscapes(_ string: String, allowing allowed: AllowedSet) -> String {
+        if isValidEncoded(string, allowing: allowed) { return string }
+        let utf8 = Array(string.utf8)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(utf8.count * 3)
+        for (index, byte) in utf8.enumerated() {
+            let escape =
+                byte == UInt8(ascii: "%") && index + 2 < utf8.count && isHex(utf8[index + 1]) && isHex(utf8[index + 2])
+            if allowed.contains(byte) || escape {
+                bytes.append(byte)
+            } else {
+                bytes.append(UInt8(ascii: "%"))
+                bytes.append(hex[Int(byte >> 4)])
+                bytes.append(hex[Int(byte & 0x0F)])
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
     /// Whether `string` is already valid for a component: only `allowed` characters and well-formed `%XX`.
     static func isValidEncoded(_ string: String, allowing allowed: AllowedSet) -> Bool {
         var bytes = string.utf8.makeIterator()

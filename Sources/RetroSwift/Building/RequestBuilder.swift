@@ -13,6 +13,8 @@ struct RequestBuilder {
     private var rawBody: HttpRequestBody?
     /// Form fields and files in declaration order, which multipart keeps.
     private var form: [MultipartFormBody.Part] = []
+    /// The `@Url` field's value and the field, when the endpoint has one.
+    private var dynamicURL: (url: DynamicURL, field: RequestPlan.Field)?
 
     init(plan: RequestPlan, settings: DomainSettings) {
         self.plan = plan
@@ -146,7 +148,18 @@ struct RequestBuilder {
         case .header: try addHeader(values, field)
         case .formParam:
             form += values.map { .init(name: field.name, fileName: nil, mimeType: nil, content: .text($0)) }
+        case .url: dynamicURL = (try url(values, field), field)
         case .jsonBody, .rawBody, .formFile, .formFileList, .queryMap, .headerMap, .formMap: throw planMismatch(type(of: values))
+        }
+    }
+
+    private func url<Values: Collection<String>>(_ values: Values, _ field: RequestPlan.Field) throws -> DynamicURL {
+        guard values.count == 1, let text = values.first else {
+            throw invalid(field, values.isEmpty ? "the URL is nil; every call needs one" : "the URL is an array; a call has one URL")
+        }
+        switch DynamicURL.parse(text) {
+        case .success(let url): return url
+        case .failure(let problem): throw invalid(field, problem.reason)
         }
     }
 
@@ -231,11 +244,33 @@ struct RequestBuilder {
         if let problem = settings.target?.problem {
             throw RequestError(.transportNotConfigured, endpoint: plan.endpoint, reason: "the domain's \(problem); nothing was sent")
         }
-        return HttpRequestParams(
-            method: plan.endpoint.method, encodedPath: encodedPath(), encodedQuery: encodedQuery(),
-            queryItems: queryItems, headers: headers, body: try body(), timeout: plan.timeout ?? settings.timeout,
+        guard let dynamicURL else {
+            return HttpRequestParams(
+                method: plan.endpoint.method, encodedPath: encodedPath(), encodedQuery: encodedQuery(),
+                queryItems: queryItems, headers: headers, body: try body(), timeout: plan.timeout ?? settings.timeout,
+                responseDestination: plan.responseDestination, endpoint: plan.endpoint, domainTarget: settings.target
+            )
+        }
+        return try params(to: dynamicURL.url, from: dynamicURL.field)
+    }
+
+    /// The request for an endpoint whose `@Url` field gave `url`: the URL's own query comes first, then the `@Query`
+    /// fields'; a full URL becomes ``HttpRequestParams/absoluteURL``, its origin still to be checked.
+    private func params(to url: DynamicURL, from field: RequestPlan.Field) throws -> HttpRequestParams {
+        let ownItems = url.encodedQuery.map(PathTemplate.decodedItems) ?? []
+        let query = encodedQuery(after: url.encodedQuery, skipping: plan.template.staticQueryItems.count)
+        var params = HttpRequestParams(
+            method: plan.endpoint.method, encodedPath: url.encodedPath, encodedQuery: query,
+            queryItems: ownItems + queryItems, headers: headers, body: try body(), timeout: plan.timeout ?? settings.timeout,
             responseDestination: plan.responseDestination, endpoint: plan.endpoint, domainTarget: settings.target
         )
+        if let schemeAndAuthority = url.schemeAndAuthority {
+            let text = schemeAndAuthority + params.encodedPathAndQuery
+            guard let absolute = URL(string: text) else { throw invalid(field, "the URL '\(text)' is not a valid URL") }
+            params.absoluteURL = absolute
+            params.pendingOriginCheck = PendingOriginCheck(field: field.property, policy: plan.otherHosts)
+        }
+        return params
     }
 
     private func encodedPath() -> String {
@@ -250,10 +285,15 @@ struct RequestBuilder {
     }
 
     private func encodedQuery() -> String? {
+        encodedQuery(after: plan.template.staticQuery, skipping: plan.template.staticQueryItems.count)
+    }
+
+    /// `prefix` (an already encoded query), then the query items after the first `skipped`, which `prefix` holds.
+    private func encodedQuery(after prefix: String?, skipping skipped: Int) -> String? {
         // Appended into one string: a parts array and `joined` cost two allocations more.
-        var query = plan.template.staticQuery ?? ""
-        var hasQuery = plan.template.staticQuery != nil
-        for item in queryItems.dropFirst(plan.template.staticQueryItems.count) {
+        var query = prefix ?? ""
+        var hasQuery = prefix != nil
+        for item in queryItems.dropFirst(skipped) {
             if hasQuery { query += "&" }
             hasQuery = true
             query += PercentEncoding.encode(item.name, allowing: PercentEncoding.queryComponent)

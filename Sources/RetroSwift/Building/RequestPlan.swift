@@ -52,11 +52,14 @@ final class RequestPlan: Sendable {
     let staticHeaders: [HttpHeader]
     let timeout: TimeInterval?
     let responseDestination: ResponseDestination
+    /// Where a `@Url` field's full URL may lead besides the base URL's origin.
+    let otherHosts: OtherHostPolicy
 
     init(
         endpoint: EndpointIdentity, template: PathTemplate, requestType: ObjectIdentifier, fields: [Field], reader: Reader,
         bodyStyle: BodyStyle,
-        staticHeaders: [HttpHeader], timeout: TimeInterval?, responseDestination: ResponseDestination
+        staticHeaders: [HttpHeader], timeout: TimeInterval?, responseDestination: ResponseDestination,
+        otherHosts: OtherHostPolicy = .refused
     ) {
         self.endpoint = endpoint
         self.template = template
@@ -67,5 +70,6 @@ final class RequestPlan: Sendable {
         self.staticHeaders = staticHeaders
         self.timeout = timeout
         self.responseDestination = responseDestination
+        self.otherHosts = otherHosts
     }
 }

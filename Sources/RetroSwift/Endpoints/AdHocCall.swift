@@ -42,7 +42,7 @@ enum AdHocCall {
         if let bodyKind { descriptions.append(.init(label: "body", kind: bodyKind, name: "body")) }
         let declaration = EndpointDeclaration(
             method: endpoint.method, template: endpoint.template, timeout: nil, headers: [:], formEncoding: .automatic,
-            redirects: nil)
+            redirects: nil, otherHosts: .refused)
         let plan = try RequestPlanner.plan(
             fields: descriptions, reader: .none, requestType: Void.self, endpoint: endpoint, declaration: declaration,
             responseType: responseType)

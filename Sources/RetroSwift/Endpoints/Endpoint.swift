@@ -25,16 +25,18 @@ public struct Endpoint<Method: EndpointMethod, Signature>: Sendable {
     /// `@FormParam` or `@FormFile`: `var getSchedule: (GetScheduleRequest) async throws -> Schedule`.
     ///
     /// - Parameters:
-    ///   - path: The path template, relative to the transport's base URL, such as `/api/v1/schedule/{schedule_id}`.
+    ///   - path: The path template, relative to the base URL, such as `/api/v1/schedule/{schedule_id}`; left out when
+    ///     the request has a `@Url` field.
     ///   - timeout: This endpoint's timeout in seconds; `nil` uses the domain's, then the transport's.
     ///   - headers: Headers sent on every call of this endpoint (Retrofit's `@Headers`); request fields override them.
     ///   - formEncoding: `.multipart` forces a multipart body even without `@FormFile` fields.
     ///   - redirects: How this endpoint follows redirects; `nil` uses the domain's ``Domain/redirectPolicy``.
+    ///   - otherHosts: Which hosts besides the base URL's a `@Url` field's full URL may lead to; none by default.
     public init<Request, Response>(
-        _ path: String, timeout: TimeInterval? = nil, headers: [String: String] = [:],
-        formEncoding: FormEncoding = .automatic, redirects: RedirectPolicy? = nil
+        _ path: String = "", timeout: TimeInterval? = nil, headers: [String: String] = [:],
+        formEncoding: FormEncoding = .automatic, redirects: RedirectPolicy? = nil, otherHosts: OtherHostPolicy = .refused
     ) where Signature == (Request) async throws -> Response {
-        self.init(path, timeout, headers, formEncoding, redirects, request: Request.self, response: Response.self) {
+        self.init(path, timeout, headers, formEncoding, redirects, otherHosts, request: Request.self, response: Response.self) {
             domain, key, state, declaration in
             { request in try await EndpointCall.perform(domain, key, state, declaration, request) }
         }
@@ -43,16 +45,18 @@ public struct Endpoint<Method: EndpointMethod, Signature>: Sendable {
     /// An endpoint that takes no parameters: `var health: () async throws -> Empty`.
     ///
     /// - Parameters:
-    ///   - path: The path template, relative to the transport's base URL, such as `/api/v1/schedule/{schedule_id}`.
+    ///   - path: The path template, relative to the base URL, such as `/api/v1/schedule/{schedule_id}`; left out when
+    ///     the request has a `@Url` field.
     ///   - timeout: This endpoint's timeout in seconds; `nil` uses the domain's, then the transport's.
     ///   - headers: Headers sent on every call of this endpoint (Retrofit's `@Headers`); request fields override them.
     ///   - formEncoding: `.multipart` forces a multipart body even without `@FormFile` fields.
     ///   - redirects: How this endpoint follows redirects; `nil` uses the domain's ``Domain/redirectPolicy``.
+    ///   - otherHosts: Which hosts besides the base URL's a `@Url` field's full URL may lead to; none by default.
     public init<Response>(
         _ path: String, timeout: TimeInterval? = nil, headers: [String: String] = [:],
-        formEncoding: FormEncoding = .automatic, redirects: RedirectPolicy? = nil
+        formEncoding: FormEncoding = .automatic, redirects: RedirectPolicy? = nil, otherHosts: OtherHostPolicy = .refused
     ) where Signature == () async throws -> Response {
-        self.init(path, timeout, headers, formEncoding, redirects, request: Void.self, response: Response.self) {
+        self.init(path, timeout, headers, formEncoding, redirects, otherHosts, request: Void.self, response: Response.self) {
             domain, key, state, declaration in
             { try await EndpointCall.perform(domain, key, state, declaration, ()) }
         }
@@ -62,16 +66,18 @@ public struct Endpoint<Method: EndpointMethod, Signature>: Sendable {
     /// `var getUser: @Sendable (GetUserRequest) async throws -> User`.
     ///
     /// - Parameters:
-    ///   - path: The path template, relative to the transport's base URL, such as `/api/v1/schedule/{schedule_id}`.
+    ///   - path: The path template, relative to the base URL, such as `/api/v1/schedule/{schedule_id}`; left out when
+    ///     the request has a `@Url` field.
     ///   - timeout: This endpoint's timeout in seconds; `nil` uses the domain's, then the transport's.
     ///   - headers: Headers sent on every call of this endpoint (Retrofit's `@Headers`); request fields override them.
     ///   - formEncoding: `.multipart` forces a multipart body even without `@FormFile` fields.
     ///   - redirects: How this endpoint follows redirects; `nil` uses the domain's ``Domain/redirectPolicy``.
+    ///   - otherHosts: Which hosts besides the base URL's a `@Url` field's full URL may lead to; none by default.
     public init<Request, Response>(
-        _ path: String, timeout: TimeInterval? = nil, headers: [String: String] = [:],
-        formEncoding: FormEncoding = .automatic, redirects: RedirectPolicy? = nil
+        _ path: String = "", timeout: TimeInterval? = nil, headers: [String: String] = [:],
+        formEncoding: FormEncoding = .automatic, redirects: RedirectPolicy? = nil, otherHosts: OtherHostPolicy = .refused
     ) where Signature == @Sendable (Request) async throws -> Response {
-        self.init(path, timeout, headers, formEncoding, redirects, request: Request.self, response: Response.self) {
+        self.init(path, timeout, headers, formEncoding, redirects, otherHosts, request: Request.self, response: Response.self) {
             domain, key, state, declaration in
             let key = PlanKey(key)
             let domain = SendableDomain(domain)
@@ -82,16 +88,18 @@ public struct Endpoint<Method: EndpointMethod, Signature>: Sendable {
     /// A parameterless endpoint with a `@Sendable` signature: `var health: @Sendable () async throws -> Empty`.
     ///
     /// - Parameters:
-    ///   - path: The path template, relative to the transport's base URL, such as `/api/v1/schedule/{schedule_id}`.
+    ///   - path: The path template, relative to the base URL, such as `/api/v1/schedule/{schedule_id}`; left out when
+    ///     the request has a `@Url` field.
     ///   - timeout: This endpoint's timeout in seconds; `nil` uses the domain's, then the transport's.
     ///   - headers: Headers sent on every call of this endpoint (Retrofit's `@Headers`); request fields override them.
     ///   - formEncoding: `.multipart` forces a multipart body even without `@FormFile` fields.
     ///   - redirects: How this endpoint follows redirects; `nil` uses the domain's ``Domain/redirectPolicy``.
+    ///   - otherHosts: Which hosts besides the base URL's a `@Url` field's full URL may lead to; none by default.
     public init<Response>(
         _ path: String, timeout: TimeInterval? = nil, headers: [String: String] = [:],
-        formEncoding: FormEncoding = .automatic, redirects: RedirectPolicy? = nil
+        formEncoding: FormEncoding = .automatic, redirects: RedirectPolicy? = nil, otherHosts: OtherHostPolicy = .refused
     ) where Signature == @Sendable () async throws -> Response {
-        self.init(path, timeout, headers, formEncoding, redirects, request: Void.self, response: Response.self) {
+        self.init(path, timeout, headers, formEncoding, redirects, otherHosts, request: Void.self, response: Response.self) {
             domain, key, state, declaration in
             let key = PlanKey(key)
             let domain = SendableDomain(domain)
@@ -103,16 +111,18 @@ public struct Endpoint<Method: EndpointMethod, Signature>: Sendable {
     /// Xcode 26 default for new projects): the call runs on the caller's actor until the transport takes over.
     ///
     /// - Parameters:
-    ///   - path: The path template, relative to the transport's base URL, such as `/api/v1/schedule/{schedule_id}`.
+    ///   - path: The path template, relative to the base URL, such as `/api/v1/schedule/{schedule_id}`; left out when
+    ///     the request has a `@Url` field.
     ///   - timeout: This endpoint's timeout in seconds; `nil` uses the domain's, then the transport's.
     ///   - headers: Headers sent on every call of this endpoint (Retrofit's `@Headers`); request fields override them.
     ///   - formEncoding: `.multipart` forces a multipart body even without `@FormFile` fields.
     ///   - redirects: How this endpoint follows redirects; `nil` uses the domain's ``Domain/redirectPolicy``.
+    ///   - otherHosts: Which hosts besides the base URL's a `@Url` field's full URL may lead to; none by default.
     public init<Request, Response>(
-        _ path: String, timeout: TimeInterval? = nil, headers: [String: String] = [:],
-        formEncoding: FormEncoding = .automatic, redirects: RedirectPolicy? = nil
+        _ path: String = "", timeout: TimeInterval? = nil, headers: [String: String] = [:],
+        formEncoding: FormEncoding = .automatic, redirects: RedirectPolicy? = nil, otherHosts: OtherHostPolicy = .refused
     ) where Signature == nonisolated(nonsending) (Request) async throws -> Response {
-        self.init(path, timeout, headers, formEncoding, redirects, request: Request.self, response: Response.self) {
+        self.init(path, timeout, headers, formEncoding, redirects, otherHosts, request: Request.self, response: Response.self) {
             domain, key, state, declaration in
             { request in try await EndpointCall.perform(domain, key, state, declaration, request) }
         }
@@ -121,16 +131,18 @@ public struct Endpoint<Method: EndpointMethod, Signature>: Sendable {
     /// `() async throws -> Response` as spelled in a module with `NonisolatedNonsendingByDefault`.
     ///
     /// - Parameters:
-    ///   - path: The path template, relative to the transport's base URL, such as `/api/v1/schedule/{schedule_id}`.
+    ///   - path: The path template, relative to the base URL, such as `/api/v1/schedule/{schedule_id}`; left out when
+    ///     the request has a `@Url` field.
     ///   - timeout: This endpoint's timeout in seconds; `nil` uses the domain's, then the transport's.
     ///   - headers: Headers sent on every call of this endpoint (Retrofit's `@Headers`); request fields override them.
     ///   - formEncoding: `.multipart` forces a multipart body even without `@FormFile` fields.
     ///   - redirects: How this endpoint follows redirects; `nil` uses the domain's ``Domain/redirectPolicy``.
+    ///   - otherHosts: Which hosts besides the base URL's a `@Url` field's full URL may lead to; none by default.
     public init<Response>(
         _ path: String, timeout: TimeInterval? = nil, headers: [String: String] = [:],
-        formEncoding: FormEncoding = .automatic, redirects: RedirectPolicy? = nil
+        formEncoding: FormEncoding = .automatic, redirects: RedirectPolicy? = nil, otherHosts: OtherHostPolicy = .refused
     ) where Signature == nonisolated(nonsending) () async throws -> Response {
-        self.init(path, timeout, headers, formEncoding, redirects, request: Void.self, response: Response.self) {
+        self.init(path, timeout, headers, formEncoding, redirects, otherHosts, request: Void.self, response: Response.self) {
             domain, key, state, declaration in
             { try await EndpointCall.perform(domain, key, state, declaration, ()) }
         }
@@ -139,16 +151,18 @@ public struct Endpoint<Method: EndpointMethod, Signature>: Sendable {
     /// `@Sendable (Request) async throws -> Response` as spelled in a module with `NonisolatedNonsendingByDefault`.
     ///
     /// - Parameters:
-    ///   - path: The path template, relative to the transport's base URL, such as `/api/v1/schedule/{schedule_id}`.
+    ///   - path: The path template, relative to the base URL, such as `/api/v1/schedule/{schedule_id}`; left out when
+    ///     the request has a `@Url` field.
     ///   - timeout: This endpoint's timeout in seconds; `nil` uses the domain's, then the transport's.
     ///   - headers: Headers sent on every call of this endpoint (Retrofit's `@Headers`); request fields override them.
     ///   - formEncoding: `.multipart` forces a multipart body even without `@FormFile` fields.
     ///   - redirects: How this endpoint follows redirects; `nil` uses the domain's ``Domain/redirectPolicy``.
+    ///   - otherHosts: Which hosts besides the base URL's a `@Url` field's full URL may lead to; none by default.
     public init<Request, Response>(
-        _ path: String, timeout: TimeInterval? = nil, headers: [String: String] = [:],
-        formEncoding: FormEncoding = .automatic, redirects: RedirectPolicy? = nil
+        _ path: String = "", timeout: TimeInterval? = nil, headers: [String: String] = [:],
+        formEncoding: FormEncoding = .automatic, redirects: RedirectPolicy? = nil, otherHosts: OtherHostPolicy = .refused
     ) where Signature == nonisolated(nonsending) @Sendable (Request) async throws -> Response {
-        self.init(path, timeout, headers, formEncoding, redirects, request: Request.self, response: Response.self) {
+        self.init(path, timeout, headers, formEncoding, redirects, otherHosts, request: Request.self, response: Response.self) {
             domain, key, state, declaration in
             let key = PlanKey(key)
             let domain = SendableDomain(domain)
@@ -159,16 +173,18 @@ public struct Endpoint<Method: EndpointMethod, Signature>: Sendable {
     /// `@Sendable () async throws -> Response` as spelled in a module with `NonisolatedNonsendingByDefault`.
     ///
     /// - Parameters:
-    ///   - path: The path template, relative to the transport's base URL, such as `/api/v1/schedule/{schedule_id}`.
+    ///   - path: The path template, relative to the base URL, such as `/api/v1/schedule/{schedule_id}`; left out when
+    ///     the request has a `@Url` field.
     ///   - timeout: This endpoint's timeout in seconds; `nil` uses the domain's, then the transport's.
     ///   - headers: Headers sent on every call of this endpoint (Retrofit's `@Headers`); request fields override them.
     ///   - formEncoding: `.multipart` forces a multipart body even without `@FormFile` fields.
     ///   - redirects: How this endpoint follows redirects; `nil` uses the domain's ``Domain/redirectPolicy``.
+    ///   - otherHosts: Which hosts besides the base URL's a `@Url` field's full URL may lead to; none by default.
     public init<Response>(
         _ path: String, timeout: TimeInterval? = nil, headers: [String: String] = [:],
-        formEncoding: FormEncoding = .automatic, redirects: RedirectPolicy? = nil
+        formEncoding: FormEncoding = .automatic, redirects: RedirectPolicy? = nil, otherHosts: OtherHostPolicy = .refused
     ) where Signature == nonisolated(nonsending) @Sendable () async throws -> Response {
-        self.init(path, timeout, headers, formEncoding, redirects, request: Void.self, response: Response.self) {
+        self.init(path, timeout, headers, formEncoding, redirects, otherHosts, request: Void.self, response: Response.self) {
             domain, key, state, declaration in
             let key = PlanKey(key)
             let domain = SendableDomain(domain)
@@ -179,12 +195,12 @@ public struct Endpoint<Method: EndpointMethod, Signature>: Sendable {
     /// The one initializer behind the public ones, which differ only in the closure type they make.
     private init(
         _ path: String, _ timeout: TimeInterval?, _ headers: [String: String], _ formEncoding: FormEncoding,
-        _ redirects: RedirectPolicy?, request: Any.Type, response: Any.Type,
+        _ redirects: RedirectPolicy?, _ otherHosts: OtherHostPolicy, request: Any.Type, response: Any.Type,
         makeCall: @escaping @Sendable (Domain, AnyKeyPath, EndpointState<Signature>, EndpointDeclaration) -> Signature
     ) {
         declaration = EndpointDeclaration(
             method: Method.method, template: path, timeout: timeout, headers: headers, formEncoding: formEncoding,
-            redirects: redirects
+            redirects: redirects, otherHosts: otherHosts
         )
         self.makeCall = makeCall
         let types = InspectedTypes(request: request, response: response)

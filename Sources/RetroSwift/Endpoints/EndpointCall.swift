@@ -1,3 +1,5 @@
+import Foundation
+
 /// The request pipeline of every endpoint, top to bottom: plan, build, send, decode.
 enum EndpointCall {
     /// `nonisolated(nonsending)`: runs on the caller's actor until the transport call, so the request (which need not
@@ -7,13 +9,21 @@ enum EndpointCall {
         _ request: Request
     ) async throws -> Response {
         let settings = domain.settings.current
-        let params = try buildParams(domain, key, state, declaration, request, Response.self, settings)
-        let result = try await InterceptorChain.send(
-            params, through: settings.interceptors, redirects: declaration.redirects ?? settings.redirectPolicy,
-            to: domain.transport
-        )
+        var params = try buildParams(domain, key, state, declaration, request, Response.self, settings)
+        let redirects = declaration.redirects ?? settings.redirectPolicy
+        if params.pendingOriginCheck != nil {
+            try params.settleOrigin(baseURL: baseURL(of: params, domain, settings), credentials: redirects)
+        }
+        let result = try await InterceptorChain.send(params, through: settings.interceptors, redirects: redirects, to: domain.transport)
         return try ResponseDecodingContext(decoder: settings.jsonDecoder, endpoint: params.endpoint)
             .decode(Response.self, from: result)
+    }
+
+    /// The base URL `params` would go to: the domain's own, else the one its transport keeps, when the transport
+    /// keeps it where RetroSwift can read it (``ConfigurableHttpTransport``).
+    private static func baseURL(of params: HttpRequestParams, _ domain: Domain, _ settings: DomainSettings) -> URL? {
+        if let baseURL = settings.target?.baseURL { return baseURL }
+        return (domain.transport as? any ConfigurableHttpTransport).flatMap { try? $0.configuration.configuration(for: params).baseURL }
     }
 
     /// Plans and builds `request` as a value of its exact type: the declared type when that is a struct, else the

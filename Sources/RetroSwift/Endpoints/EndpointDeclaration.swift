@@ -8,4 +8,5 @@ struct EndpointDeclaration: Sendable {
     let headers: [String: String]
     let formEncoding: FormEncoding
     let redirects: RedirectPolicy?
+    let otherHosts: OtherHostPolicy
 }

@@ -1,5 +1,5 @@
-/// The marker types behind `@Query`, `@Header`, `@Path`, `@JsonBody`, `@FormParam`, `@QueryMap`, `@HeaderMap` and
-/// `@FormMap`.
+/// The marker types behind `@Query`, `@Header`, `@Path`, `@JsonBody`, `@FormParam`, `@QueryMap`, `@HeaderMap`,
+/// `@FormMap` and `@Url`.
 public enum LocationMarkers {
     /// Marks a query parameter.
     public enum Query: ParameterLocation {
@@ -47,5 +47,11 @@ public enum LocationMarkers {
     public enum FormMap: ParameterLocation {
         /// ``ParameterKind/formMap``.
         public static var kind: ParameterKind { .formMap }
+    }
+
+    /// Marks the URL of one call.
+    public enum Url: ParameterLocation {
+        /// ``ParameterKind/url``.
+        public static var kind: ParameterKind { .url }
     }
 }

@@ -1,5 +1,5 @@
 /// The one property wrapper behind `@Query`, `@Header`, `@Path`, `@JsonBody`, `@FormParam`, `@QueryMap`,
-/// `@HeaderMap` and `@FormMap`.
+/// `@HeaderMap`, `@FormMap` and `@Url`.
 ///
 /// The wire name is the property name without the leading `_`, or the name you pass: `@Query("limit")`.
 ///
@@ -72,3 +72,17 @@ public typealias HeaderMap<Value> = Parameter<LocationMarkers.HeaderMap, Value>
 /// Form fields from a `[String: Value]` dictionary (Retrofit's `@FieldMap`): one per key, in key order, each value
 /// by the rules of `@FormParam`. A key that a `@FormParam` or `@FormFile` field also names is refused.
 public typealias FormMap<Value> = Parameter<LocationMarkers.FormMap, Value>
+
+/// The URL of one call in place of the endpoint's path (Retrofit's `@Url`), as a `String` or `URL`; the endpoint is
+/// declared without a path: `@Get var download: (DownloadRequest) async throws -> Data`.
+///
+/// - A path such as `/files/42` or `files/42?rev=3` goes after the base URL exactly as a declared path does, the
+///   base path kept (unlike Retrofit, where a leading `/` replaces it).
+/// - A full URL on the base URL's origin is requested as it is; one on another origin is refused unless the endpoint
+///   allows its host with `otherHosts:` (see ``OtherHostPolicy``), and then goes without shared headers and added
+///   credentials.
+/// - `@Query` fields are added after the URL's own query; `@Header` and body fields work as usual.
+/// - The value is sent percent-encoded (a well-formed `%XX` is kept); a fragment is dropped. A `nil`, empty or
+///   malformed value, a `.` or `..` segment, user information, or a scheme other than `http` and `https` is a
+///   ``RequestError`` naming the field, and nothing is sent.
+public typealias Url<Value> = Parameter<LocationMarkers.Url, Value>

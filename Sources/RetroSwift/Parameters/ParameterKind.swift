@@ -22,6 +22,8 @@ public enum ParameterKind: String, Sendable, Hashable {
     case headerMap = "@HeaderMap"
     /// Form fields named by a dictionary's keys, `@FormMap`.
     case formMap = "@FormMap"
+    /// The URL of one call, a path or a full URL, in place of the declared path: `@Url`.
+    case url = "@Url"
 
     /// Whether the field sends files, which make the body multipart.
     var sendsFiles: Bool {

@@ -11,7 +11,10 @@ enum RedirectFollower {
     ) async throws -> HttpOperationResult {
         // A call cancelled before it reaches the network sends nothing.
         try Task.checkCancellation()
-        let first = try await transport.sendRequest(with: request)
+        var request = request
+        request.dropAddedCredentials(policy)
+        var first = try await transport.sendRequest(with: request)
+        if first.url == nil { first.url = request.absoluteURL }
         // The everyday answer is no redirect: it costs one status check, nothing more.
         guard policy.followsRedirects, FollowedStatus(rawValue: first.statusCode) != nil else { return first }
         return try await follow(first, of: request, policy: policy, to: transport)
@@ -41,7 +44,7 @@ enum RedirectFollower {
             }
             request.point(at: target)
             result = try await transport.sendRequest(with: request)
-            if result.url == nil { result.url = request.redirectURL }
+            if result.url == nil { result.url = request.absoluteURL }
         }
         return result
     }
@@ -119,24 +122,10 @@ private func encodedLocation(_ location: String) -> String {
     return String(decoding: bytes, as: UTF8.self)
 }
 
-/// Scheme, host and port: where credentials may go (RFC 6454).
-private struct Origin: Equatable {
-    let scheme: String
-    let host: String
-    let port: Int
-
-    init?(_ url: URL) {
-        guard let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased() else { return nil }
-        self.scheme = scheme
-        self.host = host
-        self.port = url.port ?? (scheme == "https" ? 443 : 80)
-    }
-}
-
 extension HttpRequestParams {
     /// Points the request at `target`: the URL transports use, and the path and query that logs and transports read.
     fileprivate mutating func point(at target: URL) {
-        redirectURL = target
+        absoluteURL = target
         let components = URLComponents(url: target, resolvingAgainstBaseURL: false)
         let path = components?.percentEncodedPath ?? ""
         encodedPath = path.isEmpty ? "/" : path

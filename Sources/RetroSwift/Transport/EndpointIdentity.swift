@@ -14,7 +14,8 @@ public struct EndpointIdentity: Sendable, Hashable, CustomStringConvertible {
 
     /// The HTTP method.
     public let method: HttpMethod
-    /// The path template as declared, for example `/api/v1/schedule/{schedule_id}`.
+    /// The path template as declared, for example `/api/v1/schedule/{schedule_id}`; empty when a `@Url` field gives
+    /// the path.
     public let template: String
     private let labels: EndpointLabels
 
@@ -34,9 +35,10 @@ public struct EndpointIdentity: Sendable, Hashable, CustomStringConvertible {
         self.labels = EndpointLabels(resolve: resolve)
     }
 
-    /// `SchedulesApi.getSchedules (GET /api/v1/schedule)`.
+    /// `SchedulesApi.getSchedules (GET /api/v1/schedule)`; `FilesApi.download (GET @Url)` for an endpoint whose
+    /// `@Url` field gives the path.
     public var description: String {
-        "\(domain).\(name) (\(method.rawValue) \(template))"
+        "\(domain).\(name) (\(method.rawValue) \(template.isEmpty ? "@Url" : template))"
     }
 
     /// Whether both name the same endpoint: the same domain, name, method and template.

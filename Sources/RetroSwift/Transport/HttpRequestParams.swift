@@ -25,12 +25,23 @@ public struct HttpRequestParams: Sendable {
     public let responseDestination: ResponseDestination
     /// The endpoint that built this request.
     public let endpoint: EndpointIdentity
-    /// While RetroSwift follows a redirect, the absolute URL to request: ``url(relativeTo:)`` and
-    /// ``urlString(relativeTo:)`` return it instead of joining the base URL with ``encodedPath``. `nil` otherwise.
-    public internal(set) var redirectURL: URL?
+    /// The absolute URL to request, when the request does not go to the base URL: a `@Url` field gave a full URL, or
+    /// RetroSwift is following a redirect. ``url(relativeTo:)`` and ``urlString(relativeTo:)`` return it instead of
+    /// joining the base URL with ``encodedPath``. `nil` otherwise.
+    public internal(set) var absoluteURL: URL?
     /// Lowercased names of shared headers that ``headerFields(sharedHeaders:)`` leaves out: the credentials, once a
-    /// redirect has left the origin of the original request (see ``RedirectPolicy``).
+    /// redirect has left the origin of the original request (see ``RedirectPolicy``), or a `@Url` field has led to
+    /// another origin (see ``OtherHostPolicy``).
     public internal(set) var withheldSharedHeaders: Set<String> = []
+    /// Whether ``headerFields(sharedHeaders:)`` leaves out every shared header: a `@Url` field leads to another origin
+    /// than the base URL's, and its endpoint's ``OtherHostPolicy`` does not share credentials.
+    public internal(set) var withholdsSharedHeaders = false
+    /// For a `@Url` field with a full URL: which field, and the endpoint's policy, until the URL's origin has been
+    /// compared with the base URL's (``settleOrigin(baseURL:credentials:)``).
+    var pendingOriginCheck: PendingOriginCheck?
+    /// The credential headers the request itself declared, when it goes to another origin without sharing
+    /// credentials: ``RedirectFollower`` drops every other credential header, which interceptors added.
+    var declaredCredentials: [HttpHeader]?
     /// The base URL of the domain that built this request (``Domain/baseURL``) as it was when the call started, or
     /// `nil` when the domain leaves it to the transport. ``HttpTransportConfigurationStore/configuration(for:)``
     /// prefers it to the transport's own.
@@ -65,7 +76,7 @@ public struct HttpRequestParams: Sendable {
     }
 
     /// The full URL: the base URL's scheme, host, port and path, followed by ``encodedPath`` and ``encodedQuery``;
-    /// or ``redirectURL`` while a redirect is followed.
+    /// or ``absoluteURL`` when there is one.
     ///
     /// Any query or fragment of `baseURL` is dropped.
     ///
@@ -74,7 +85,7 @@ public struct HttpRequestParams: Sendable {
     /// - Throws: ``RequestError`` of kind ``RequestError/Kind/transportNotConfigured`` when the two do not join into
     ///   a URL.
     public func url(relativeTo baseURL: URL) throws -> URL {
-        if let redirectURL { return redirectURL }
+        if let absoluteURL { return absoluteURL }
         let string = urlString(relativeTo: baseURL)
         guard let url = URL(string: string) else {
             throw RequestError(
@@ -93,7 +104,7 @@ public struct HttpRequestParams: Sendable {
     /// Joins strings instead of going through `URLComponents`, which costs several microseconds per call on
     /// Linux; every part is already percent-encoded, so nothing needs re-parsing.
     public func urlString(relativeTo baseURL: URL) -> String {
-        if let redirectURL { return redirectURL.absoluteString }
+        if let absoluteURL { return absoluteURL.absoluteString }
         // UTF-8 code units, not Characters: the delimiters are ASCII, and grapheme breaking is the slow part here.
         let base = baseURL.absoluteString
         let utf8 = base.utf8
@@ -109,7 +120,8 @@ public struct HttpRequestParams: Sendable {
         return url
     }
 
-    /// The headers to send: the transport's shared headers (less ``withheldSharedHeaders``), overridden by the
+    /// The headers to send: the transport's shared headers (less ``withheldSharedHeaders``, or none at all when
+    /// ``withholdsSharedHeaders``), overridden by the
     /// request's own headers (names compare case-insensitively), then `Content-Type` from the body unless the
     /// request sets one.
     ///
@@ -118,7 +130,7 @@ public struct HttpRequestParams: Sendable {
     public func headerFields(sharedHeaders: [String: String]? = nil) -> [HttpHeader] {
         var fields: [HttpHeader] = []
         fields.reserveCapacity((sharedHeaders?.count ?? 0) + headers.count + 1)
-        if let sharedHeaders, !sharedHeaders.isEmpty {
+        if let sharedHeaders, !sharedHeaders.isEmpty, !withholdsSharedHeaders {
             // One shared header (the usual case) needs no sorted copy of the dictionary.
             let shared = sharedHeaders.count == 1 ? [sharedHeaders.first!] : sharedHeaders.sorted { $0.key < $1.key }
             for (name, value) in shared where !headers.contains(where: { HeaderName.matches($0.name, name) }) {

@@ -137,18 +137,20 @@ struct RequestPlanner {
         if let descriptions {
             fields = planner.checkFields(descriptions)
             planner.checkNames(fields)
-            if let template { planner.checkPlaceholders(template, fields) }
+            let hasURL = planner.checkURL(fields, descriptions)
+            if let template, !hasURL { planner.checkPlaceholders(template, fields) }
             bodyStyle = planner.checkBody(fields)
         } else {
             planner.checkRequestType(requestType, valueSeen: reader.isPlanned)
         }
+        planner.checkOtherHosts()
         planner.checkResponse(responseType)
         guard planner.issues.isEmpty, let template, descriptions != nil else { throw DeclarationError(issues: planner.issues) }
         return RequestPlan(
             endpoint: endpoint, template: template, requestType: ObjectIdentifier(requestType),
             fields: fields.map { RequestPlan.Field(property: $0.property, kind: $0.kind, name: $0.name ?? $0.property) },
             reader: reader, bodyStyle: bodyStyle, staticHeaders: staticHeaders, timeout: declaration.timeout,
-            responseDestination: ResponseDecoding.destination(for: responseType)
+            responseDestination: ResponseDecoding.destination(for: responseType), otherHosts: declaration.otherHosts
         )
     }
 
@@ -168,6 +170,8 @@ struct RequestPlanner {
     }
 
     private mutating func checkTemplate() -> PathTemplate? {
+        // No path: a @Url field gives it on each call, which checkURL makes sure of.
+        if declaration.template.isEmpty { return PathTemplate(pieces: [], placeholders: [], staticQuery: nil, staticQueryItems: []) }
         switch PathTemplate.parse(declaration.template) {
         case .success(let template):
             return template
@@ -244,7 +248,7 @@ struct RequestPlanner {
     private mutating func checkNames(_ fields: [CheckedField]) {
         var seen: [String: CheckedField] = [:]
         // A map's entries are named by its keys, checked when they are sent.
-        for field in fields where field.kind.mapEntryKind == nil {
+        for field in fields where field.kind.mapEntryKind == nil && field.kind != .url {
             guard let name = field.name else { continue }
             if name.isEmpty {
                 report(
@@ -292,6 +296,82 @@ struct RequestPlanner {
             report(
                 "@Path name '\(name)' matches no placeholder in '\(declaration.template)'",
                 fix: "add {\(name)} to the path, or rename the field to one of its placeholders", field: field.property
+            )
+        }
+    }
+
+    /// Checks the `@Url` field against the declared path and the other fields; returns whether there is one.
+    private mutating func checkURL(_ fields: [CheckedField], _ descriptions: [FieldDescription]) -> Bool {
+        let urlFields = fields.filter { $0.kind == .url }
+        guard let url = urlFields.first else {
+            let example = "@\(Self.markerName(declaration.method))(\"/items\")"
+            if declaration.template.isEmpty && requestType == Void.self {
+                report("the endpoint has no path, and no request whose @Url field could give one", fix: "give it a path, such as \(example)")
+            } else if declaration.template.isEmpty {
+                report(
+                    "the endpoint has no path and \(requestTypeName) has no @Url field",
+                    fix: "give the endpoint a path, such as \(example), or add `@Url var url: String = \"\"` to the request"
+                )
+            }
+            if declaration.otherHosts != .refused {
+                report(
+                    "otherHosts: is set, but \(requestTypeName) has no @Url field, so every call goes to the base URL",
+                    fix: "drop otherHosts:, or add a @Url field to the request"
+                )
+            }
+            return false
+        }
+        if urlFields.count > 1 {
+            report(
+                "\(urlFields.count) @Url fields (\(urlFields.map { "'\($0.property)'" }.joined(separator: ", "))); a call has one URL",
+                fix: "keep one of them"
+            )
+        }
+        if !declaration.template.isEmpty {
+            report(
+                "@Url '\(url.property)' on an endpoint declared with the path '\(declaration.template)'; the @Url field gives "
+                    + "the whole path",
+                fix: "declare the endpoint without a path, as @\(Self.markerName(declaration.method)), or drop the @Url field",
+                field: url.property
+            )
+        }
+        for field in fields where field.kind == .path {
+            report(
+                "@Path '\(field.property)' has no placeholder to fill: the path comes from @Url '\(url.property)'",
+                fix: "put the value into the URL, or declare a path template instead of the @Url field", field: field.property
+            )
+        }
+        for description in descriptions where description.kind == .url {
+            let property = Self.propertyName(description.label)
+            if let valueType = description.valueType, !Self.urlValueTypes.contains(where: { $0 == valueType }) {
+                report(
+                    "@Url '\(property)' has type \(valueType), which is not a URL",
+                    fix: "declare it as String or URL", field: property
+                )
+            }
+            if description.isNamedExplicitly {
+                report(
+                    "@Url '\(property)' is given the name '\(description.name ?? "")', but a URL is not sent under a name",
+                    fix: "drop the name argument", field: property
+                )
+            }
+        }
+        return true
+    }
+
+    private static let urlValueTypes: [Any.Type] = [String.self, String?.self, URL.self, URL?.self, Substring.self]
+
+    /// `Get` for `GET`, and so on; custom methods have a marker of the user's own, named here by the method.
+    private static func markerName(_ method: HttpMethod) -> String {
+        method.rawValue.prefix(1) + method.rawValue.dropFirst().lowercased()
+    }
+
+    /// `otherHosts:` names host names only, and only an endpoint with a `@Url` field can use it.
+    private mutating func checkOtherHosts() {
+        for host in declaration.otherHosts.malformedHosts {
+            report(
+                "otherHosts lists '\(host)', which is not a host name",
+                fix: "list host names only, such as 'cdn.example.com', without scheme, port or path"
             )
         }
     }

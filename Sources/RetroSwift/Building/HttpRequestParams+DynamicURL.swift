@@ -1,0 +1,47 @@
+import Foundation
+
+/// What the origin check of a `@Url` field with a full URL needs once the base URL is known.
+struct PendingOriginCheck: Sendable {
+    /// The `@Url` field, for the error.
+    let field: String
+    let policy: OtherHostPolicy
+}
+
+extension HttpRequestParams {
+    /// Compares the origin of a `@Url` field's full URL with the base URL's, before any interceptor runs: the same
+    /// origin goes ahead as it is; another origin is refused unless the endpoint's ``OtherHostPolicy`` allows its
+    /// host, and then goes without the shared headers and without credential headers other than the request's own.
+    ///
+    /// - Parameters:
+    ///   - baseURL: The base URL the call would otherwise go to, or `nil` when it cannot be known (a transport that
+    ///     keeps its configuration to itself): then every full URL counts as another origin.
+    ///   - credentials: The call's redirect policy, which says which header names are credentials.
+    /// - Throws: ``RequestError`` of kind ``RequestError/Kind/invalidValue`` naming the field when the host is not
+    ///   allowed.
+    mutating func settleOrigin(baseURL: URL?, credentials: RedirectPolicy) throws {
+        guard let check = pendingOriginCheck, let target = absoluteURL else { return }
+        pendingOriginCheck = nil
+        if let baseURL, let origin = Origin(target), Origin(baseURL) == origin { return }
+        let host = target.host ?? ""
+        guard check.policy.allows(host: host) else {
+            let base = baseURL.map { "the base URL's (\($0.absoluteString))" } ?? "the base URL's, which the transport does not tell"
+            throw RequestError(
+                .invalidValue, endpoint: endpoint, field: check.field,
+                reason: "the URL '\(target.absoluteString)' leads to another origin than \(base); nothing was sent. "
+                    + "To allow it, declare the endpoint with otherHosts: .allowing([\"\(host)\"])"
+            )
+        }
+        guard !check.policy.sharesCredentials else { return }
+        withholdsSharedHeaders = true
+        withheldSharedHeaders.formUnion(RedirectPolicy.standardCredentialHeaders.union(credentials.credentialHeaders))
+        declaredCredentials = headers.filter { credentials.isCredential($0.name) }
+    }
+
+    /// Drops the credential headers that interceptors added to a call bound for another origin (see
+    /// ``declaredCredentials``); the request's own are sent as declared, even when an interceptor replaced them.
+    mutating func dropAddedCredentials(_ credentials: RedirectPolicy) {
+        guard let declared = declaredCredentials else { return }
+        headers.removeAll { credentials.isCredential($0.name) && !declared.contains($0) }
+        for header in declared where !headers.contains(header) { headers.append(header) }
+    }
+}
