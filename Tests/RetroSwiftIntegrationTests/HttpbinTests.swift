@@ -127,6 +127,11 @@ struct HttpbinTests {
         @RawBody var bytes = RawBodyContent(data: Data())
     }
 
+    struct LinkRequest {
+        @Url var url: String = ""
+        @Query var page: Int = 1
+    }
+
     struct BasicAuthRequest {
         @Path var user: String = "ann"
         @Path var password: String = "s3cret"
@@ -149,6 +154,7 @@ struct HttpbinTests {
         @Post("/post") var postProfile: (ProfileFormRequest) async throws -> Echo
         @Post("/post") var postText: (RawTextRequest) async throws -> Echo
         @Put("/put") var putBytes: (RawBytesRequest) async throws -> Echo
+        @Get() var follow: (LinkRequest) async throws -> Echo
     }
 
     private func api(_ kind: TransportKind, sharedHeaders: [String: String]? = nil) throws -> Api {
@@ -333,6 +339,25 @@ struct HttpbinTests {
         #expect(landed.header("Cookie") == nil)
         #expect(landed.header("X-Client") == "app")
         #expect(landed.header("Content-Type") == "application/json")
+    }
+
+    @Test("@Url: a path and a full link on httpbin's origin arrive as sent, the URL's query before the fields'", arguments: TransportKind.allCases)
+    func dynamicURL(kind: TransportKind) async throws {
+        // Given
+        let api = try api(kind, sharedHeaders: ["X-Client": "retroswift"])
+        let link = try Httpbin.baseURL().absoluteString + "/anything/next?cursor=a%2Bb"
+
+        // When
+        let path = try await api.follow(LinkRequest(url: "anything/a b/ü?tag=x y", page: 2))
+        let full = try await api.follow(LinkRequest(url: link, page: 3))
+
+        // Then
+        #expect(path.args == ["tag": "x y", "page": "2"])
+        // httpbin shows the path decoded from UTF-8 (the exact bytes are checked against the scripted server).
+        #expect(path.url.hasSuffix("/anything/a%20b/ü?tag=x%20y&page=2"))
+        #expect(full.args == ["cursor": "a+b", "page": "3"])
+        #expect(full.url == link + "&page=3")
+        #expect(full.headers["X-Client"] == "retroswift")
     }
 
     @Test("Basic auth: a 401 without a configured credential, 200 with one from an interceptor", arguments: TransportKind.allCases)
