@@ -113,3 +113,19 @@ nonisolated final class SchedulesApiLib: RetroSwift.ApiDomain {
     @Get("/api/v1/schedule")
     var sendableGetSchedules: @Sendable (GetSchedulesRequest) async throws -> GetSchedulesResponse
 }
+
+// The README's @Url example (Parameters section).
+struct FetchPageRequest {
+    @Url var url: String = ""
+    @Query var limit: Int? = nil
+}
+
+struct AvatarRequest {
+    @Url var url: URL
+}
+
+// `nonisolated` and no `@unchecked Sendable`, as the README's Concurrency section says for this configuration.
+nonisolated final class FeedApi: Domain {
+    @Get() var page: (FetchPageRequest) async throws -> HttpResponse<String>
+    @Get(otherHosts: .allowing(["avatars.example-cdn.com"])) var avatar: (AvatarRequest) async throws -> Data
+}

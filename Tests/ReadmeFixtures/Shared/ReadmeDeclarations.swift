@@ -118,3 +118,19 @@ final class SeedFormSchedulesApi: RetroSwift.ApiDomain {
     @Get("/api/v1/schedule")
     var getSchedules: (GetSchedulesRequest) async throws -> GetSchedulesResponse
 }
+
+// The README's @Url example (Parameters section).
+struct FetchPageRequest {
+    @Url var url: String = ""
+    @Query var limit: Int? = nil
+}
+
+struct AvatarRequest {
+    @Url var url: URL
+}
+
+// @unchecked Sendable: as the README says, the subclass adds only endpoint wrappers.
+final class FeedApi: Domain, @unchecked Sendable {
+    @Get() var page: (FetchPageRequest) async throws -> HttpResponse<String>
+    @Get(otherHosts: .allowing(["avatars.example-cdn.com"])) var avatar: (AvatarRequest) async throws -> Data
+}

@@ -18,6 +18,8 @@ func makeReadmeTransport() -> RecordingTransport {
         case (.post, "/v1/speech-to-text"): return .json(#"{"text":"hello"}"#)
         case (.get, "/health"): return HttpOperationResult(statusCode: 204)
         case (.get, "/test/fibonacci?count=8"): return .json("[0, 1, 1, 2, 3, 5, 8, 13]")
+        case (.get, "/v2/feeds/42?cursor=abc&limit=20"), (.get, "/feeds/42?cursor=def"): return .text("page", status: 200)
+        case (.get, "/u/7.png"): return HttpOperationResult(statusCode: 200, headers: [:], body: Data([0x89]))
         default: return .text("unexpected \(params.method) \(params.encodedPathAndQuery)", status: 500)
         }
     }
@@ -133,6 +135,26 @@ struct ReadmeUsageTests {
         try model.api.validateEndpoints()
         try model.lib.validateEndpoints()
         try model.eleven.validateEndpoints()
+    }
+
+    @Test("the @Url example from the main actor: a path under the base path, a full link, and an allowed CDN")
+    @MainActor
+    func dynamicURLs() async throws {
+        // Given
+        let transport = makeReadmeTransport()
+        transport.setConfiguration(baseURL: URL(string: "https://api.example.com/v2")!, sharedHeaders: ["X-Api-Key": "k"])
+        let feed = FeedApi(transport: transport)
+
+        // When
+        let first = try await feed.page(FetchPageRequest(url: "feeds/42?cursor=abc", limit: 20))
+        let second = try await feed.page(FetchPageRequest(url: "https://api.example.com/feeds/42?cursor=def"))
+        let avatar = try await feed.avatar(AvatarRequest(url: URL(string: "https://avatars.example-cdn.com/u/7.png")!))
+
+        // Then
+        #expect([first.body, second.body] == ["page", "page"])
+        #expect(avatar == Data([0x89]))
+        #expect(transport.lastRequest?.withholdsSharedHeaders == true)
+        try feed.validateEndpoints()
     }
 
     #if DETACHED

@@ -102,6 +102,19 @@ extension ReadmeUsage {
     }
 }
 
+// The README's @Url example (Parameters section); the declarations are in ReadmeDeclarations.swift.
+extension ReadmeUsage {
+    static func feed(_ feed: FeedApi) async throws {
+        // With the base URL https://api.example.com/v2:
+        _ = try await feed.page(FetchPageRequest(url: "feeds/42?cursor=abc", limit: 20))
+        // GET https://api.example.com/v2/feeds/42?cursor=abc&limit=20
+        _ = try await feed.page(FetchPageRequest(url: "https://api.example.com/feeds/42?cursor=def"))
+        // GET https://api.example.com/feeds/42?cursor=def (a full URL is requested as it is)
+        _ = try await feed.avatar(AvatarRequest(url: URL(string: "https://avatars.example-cdn.com/u/7.png")!))
+        // GET https://avatars.example-cdn.com/u/7.png, without the shared headers or the interceptors' Authorization
+    }
+}
+
 // The README's curl example (Interceptors section).
 struct CurlPrinter: Interceptor {
     let baseURL: URL

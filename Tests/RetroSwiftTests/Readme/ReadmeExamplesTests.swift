@@ -131,6 +131,26 @@ struct ReadmeExamplesTests {
         #expect(transport.lastRequest?.encodedPathAndQuery == "/search?page=2&q=a%26b&sort=name")
     }
 
+    @Test("the README's @Url example sends the URLs its comments show, and no shared header to the CDN")
+    func feed() async throws {
+        // Given
+        let transport = RecordingTransport()
+        transport.setConfiguration(baseURL: URL(string: "https://api.example.com/v2")!, sharedHeaders: ["X-Api-Key": "k"])
+
+        // When
+        try await ReadmeUsage.feed(FeedApi(transport: transport))
+
+        // Then
+        let urls = try transport.requests.map { try transport.url(of: $0).absoluteString }
+        #expect(
+            urls == [
+                "https://api.example.com/v2/feeds/42?cursor=abc&limit=20", "https://api.example.com/feeds/42?cursor=def",
+                "https://avatars.example-cdn.com/u/7.png",
+            ])
+        let headers = transport.requests.map { $0.headerFields(sharedHeaders: ["X-Api-Key": "k"]).map(\.name) }
+        #expect(headers == [["X-Api-Key"], ["X-Api-Key"], []])
+    }
+
     @Test("a mock that throws URLError surfaces it")
     func throwingMock() async throws {
         // Given
