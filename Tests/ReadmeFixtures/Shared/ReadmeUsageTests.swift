@@ -18,7 +18,7 @@ func makeReadmeTransport() -> RecordingTransport {
         case (.post, "/v1/speech-to-text"): return .json(#"{"text":"hello"}"#)
         case (.get, "/health"): return HttpOperationResult(statusCode: 204)
         case (.get, "/test/fibonacci?count=8"): return .json("[0, 1, 1, 2, 3, 5, 8, 13]")
-        case (.get, "/v2/feeds/42?cursor=abc&limit=20"), (.get, "/feeds/42?cursor=def"): return .text("page", status: 200)
+        case (.get, "/feeds/42?cursor=abc&limit=20"), (.get, "/feeds/42?cursor=def"): return .text("page", status: 200)
         case (.get, "/u/7.png"): return HttpOperationResult(statusCode: 200, headers: [:], body: Data([0x89]))
         default: return .text("unexpected \(params.method) \(params.encodedPathAndQuery)", status: 500)
         }
