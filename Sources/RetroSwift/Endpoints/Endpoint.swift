@@ -45,18 +45,16 @@ public struct Endpoint<Method: EndpointMethod, Signature>: Sendable {
     /// An endpoint that takes no parameters: `var health: () async throws -> Empty`.
     ///
     /// - Parameters:
-    ///   - path: The path template, relative to the base URL, such as `/api/v1/schedule/{schedule_id}`; left out when
-    ///     the request has a `@Url` field.
+    ///   - path: The path template, relative to the base URL, such as `/health`.
     ///   - timeout: This endpoint's timeout in seconds; `nil` uses the domain's, then the transport's.
     ///   - headers: Headers sent on every call of this endpoint (Retrofit's `@Headers`); request fields override them.
     ///   - formEncoding: `.multipart` forces a multipart body even without `@FormFile` fields.
     ///   - redirects: How this endpoint follows redirects; `nil` uses the domain's ``Domain/redirectPolicy``.
-    ///   - otherHosts: Which hosts besides the base URL's a `@Url` field's full URL may lead to; none by default.
     public init<Response>(
         _ path: String, timeout: TimeInterval? = nil, headers: [String: String] = [:],
-        formEncoding: FormEncoding = .automatic, redirects: RedirectPolicy? = nil, otherHosts: OtherHostPolicy = .refused
+        formEncoding: FormEncoding = .automatic, redirects: RedirectPolicy? = nil
     ) where Signature == () async throws -> Response {
-        self.init(path, timeout, headers, formEncoding, redirects, otherHosts, request: Void.self, response: Response.self) {
+        self.init(path, timeout, headers, formEncoding, redirects, .refused, request: Void.self, response: Response.self) {
             domain, key, state, declaration in
             { try await EndpointCall.perform(domain, key, state, declaration, ()) }
         }
@@ -88,18 +86,16 @@ public struct Endpoint<Method: EndpointMethod, Signature>: Sendable {
     /// A parameterless endpoint with a `@Sendable` signature: `var health: @Sendable () async throws -> Empty`.
     ///
     /// - Parameters:
-    ///   - path: The path template, relative to the base URL, such as `/api/v1/schedule/{schedule_id}`; left out when
-    ///     the request has a `@Url` field.
+    ///   - path: The path template, relative to the base URL, such as `/health`.
     ///   - timeout: This endpoint's timeout in seconds; `nil` uses the domain's, then the transport's.
     ///   - headers: Headers sent on every call of this endpoint (Retrofit's `@Headers`); request fields override them.
     ///   - formEncoding: `.multipart` forces a multipart body even without `@FormFile` fields.
     ///   - redirects: How this endpoint follows redirects; `nil` uses the domain's ``Domain/redirectPolicy``.
-    ///   - otherHosts: Which hosts besides the base URL's a `@Url` field's full URL may lead to; none by default.
     public init<Response>(
         _ path: String, timeout: TimeInterval? = nil, headers: [String: String] = [:],
-        formEncoding: FormEncoding = .automatic, redirects: RedirectPolicy? = nil, otherHosts: OtherHostPolicy = .refused
+        formEncoding: FormEncoding = .automatic, redirects: RedirectPolicy? = nil
     ) where Signature == @Sendable () async throws -> Response {
-        self.init(path, timeout, headers, formEncoding, redirects, otherHosts, request: Void.self, response: Response.self) {
+        self.init(path, timeout, headers, formEncoding, redirects, .refused, request: Void.self, response: Response.self) {
             domain, key, state, declaration in
             let key = PlanKey(key)
             let domain = SendableDomain(domain)
@@ -131,18 +127,16 @@ public struct Endpoint<Method: EndpointMethod, Signature>: Sendable {
     /// `() async throws -> Response` as spelled in a module with `NonisolatedNonsendingByDefault`.
     ///
     /// - Parameters:
-    ///   - path: The path template, relative to the base URL, such as `/api/v1/schedule/{schedule_id}`; left out when
-    ///     the request has a `@Url` field.
+    ///   - path: The path template, relative to the base URL, such as `/health`.
     ///   - timeout: This endpoint's timeout in seconds; `nil` uses the domain's, then the transport's.
     ///   - headers: Headers sent on every call of this endpoint (Retrofit's `@Headers`); request fields override them.
     ///   - formEncoding: `.multipart` forces a multipart body even without `@FormFile` fields.
     ///   - redirects: How this endpoint follows redirects; `nil` uses the domain's ``Domain/redirectPolicy``.
-    ///   - otherHosts: Which hosts besides the base URL's a `@Url` field's full URL may lead to; none by default.
     public init<Response>(
         _ path: String, timeout: TimeInterval? = nil, headers: [String: String] = [:],
-        formEncoding: FormEncoding = .automatic, redirects: RedirectPolicy? = nil, otherHosts: OtherHostPolicy = .refused
+        formEncoding: FormEncoding = .automatic, redirects: RedirectPolicy? = nil
     ) where Signature == nonisolated(nonsending) () async throws -> Response {
-        self.init(path, timeout, headers, formEncoding, redirects, otherHosts, request: Void.self, response: Response.self) {
+        self.init(path, timeout, headers, formEncoding, redirects, .refused, request: Void.self, response: Response.self) {
             domain, key, state, declaration in
             { try await EndpointCall.perform(domain, key, state, declaration, ()) }
         }
@@ -173,18 +167,16 @@ public struct Endpoint<Method: EndpointMethod, Signature>: Sendable {
     /// `@Sendable () async throws -> Response` as spelled in a module with `NonisolatedNonsendingByDefault`.
     ///
     /// - Parameters:
-    ///   - path: The path template, relative to the base URL, such as `/api/v1/schedule/{schedule_id}`; left out when
-    ///     the request has a `@Url` field.
+    ///   - path: The path template, relative to the base URL, such as `/health`.
     ///   - timeout: This endpoint's timeout in seconds; `nil` uses the domain's, then the transport's.
     ///   - headers: Headers sent on every call of this endpoint (Retrofit's `@Headers`); request fields override them.
     ///   - formEncoding: `.multipart` forces a multipart body even without `@FormFile` fields.
     ///   - redirects: How this endpoint follows redirects; `nil` uses the domain's ``Domain/redirectPolicy``.
-    ///   - otherHosts: Which hosts besides the base URL's a `@Url` field's full URL may lead to; none by default.
     public init<Response>(
         _ path: String, timeout: TimeInterval? = nil, headers: [String: String] = [:],
-        formEncoding: FormEncoding = .automatic, redirects: RedirectPolicy? = nil, otherHosts: OtherHostPolicy = .refused
+        formEncoding: FormEncoding = .automatic, redirects: RedirectPolicy? = nil
     ) where Signature == nonisolated(nonsending) @Sendable () async throws -> Response {
-        self.init(path, timeout, headers, formEncoding, redirects, otherHosts, request: Void.self, response: Response.self) {
+        self.init(path, timeout, headers, formEncoding, redirects, .refused, request: Void.self, response: Response.self) {
             domain, key, state, declaration in
             let key = PlanKey(key)
             let domain = SendableDomain(domain)

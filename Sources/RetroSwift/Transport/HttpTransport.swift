@@ -5,8 +5,8 @@ import Foundation
 /// `RetroSwiftURLSession` ships a URLSession-based transport; `RetroSwiftTesting` ships a recording fake.
 /// A custom transport conforms to ``ConfigurableHttpTransport`` for its configuration. RetroSwift follows redirects
 /// itself (see ``RedirectPolicy``), and its promises about credentials and other origins hold only if the transport:
-/// - builds the URL with ``HttpRequestParams/url(relativeTo:)``, which also points a redirected request at its
-///   new origin and leaves the transport no encoding work;
+/// - builds the URL with ``HttpRequestParams/url(relativeTo:)``, which also points a redirected request (or one
+///   whose `@Url` field gave a full URL) at its own origin and leaves the transport no encoding work;
 /// - adds headers only through ``HttpRequestParams/headerFields(sharedHeaders:)``, which withholds credentials from
 ///   other origins;
 /// - never follows a redirect itself, returning the `3xx` instead;
