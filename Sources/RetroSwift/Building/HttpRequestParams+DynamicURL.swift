@@ -22,7 +22,7 @@ extension HttpRequestParams {
         guard let check = pendingOriginCheck, let target = absoluteURL else { return }
         pendingOriginCheck = nil
         if let baseURL, let origin = Origin(target), Origin(baseURL) == origin { return }
-        let host = target.host ?? ""
+        let host = OtherHostPolicy.normalized(target.host ?? "")
         guard check.policy.allows(host: host) else {
             let base = baseURL.map { "the base URL's (\($0.absoluteString))" } ?? "the base URL's, which the transport does not tell"
             throw RequestError(

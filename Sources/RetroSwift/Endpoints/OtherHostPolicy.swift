@@ -31,13 +31,19 @@ public struct OtherHostPolicy: Sendable, Hashable {
     /// Allows the named hosts as well as the base URL's origin.
     ///
     /// - Parameters:
-    ///   - hosts: Host names such as `cdn.example.com`, compared case-insensitively; any scheme and port on them is
-    ///     allowed. A name that is not a host (a URL, a path, an empty string) is a ``DeclarationError``.
+    ///   - hosts: Host names such as `cdn.example.com` (an IPv6 address in brackets: `[::1]`), compared
+    ///     case-insensitively; any scheme and port on them is allowed. A name that is not a host (a URL, a path, an empty string) is a ``DeclarationError``.
     ///   - sharingCredentials: Whether calls there carry the shared headers and the credentials interceptors add;
     ///     `false` by default.
     /// - Returns: The policy.
     public static func allowing(_ hosts: [String], sharingCredentials: Bool = false) -> OtherHostPolicy {
         OtherHostPolicy(hosts: .listed(Set(hosts.map { $0.lowercased() })), sharesCredentials: sharingCredentials)
+    }
+
+    /// `host` lowercased, an IPv6 literal in brackets (`URL.host` gives it with or without, by platform).
+    static func normalized(_ host: String) -> String {
+        let lowered = host.lowercased()
+        return lowered.contains(":") && !lowered.hasPrefix("[") ? "[" + lowered + "]" : lowered
     }
 
     /// Allows any host: for URLs handed out by the server (download links, pre-signed URLs).
@@ -56,7 +62,7 @@ public struct OtherHostPolicy: Sendable, Hashable {
     public func allows(host: String) -> Bool {
         switch hosts {
         case .none: false
-        case .listed(let names): names.contains(host.lowercased())
+        case .listed(let names): names.contains(Self.normalized(host))
         case .all: true
         }
     }

@@ -74,7 +74,7 @@ public typealias HeaderMap<Value> = Parameter<LocationMarkers.HeaderMap, Value>
 public typealias FormMap<Value> = Parameter<LocationMarkers.FormMap, Value>
 
 /// The URL of one call in place of the endpoint's path (Retrofit's `@Url`), as a `String` or `URL`; the endpoint is
-/// declared without a path: `@Get var download: (DownloadRequest) async throws -> Data`.
+/// declared without a path: `@Get() var download: (DownloadRequest) async throws -> Data`.
 ///
 /// - A path such as `/files/42` or `files/42?rev=3` goes after the base URL exactly as a declared path does, the
 ///   base path kept (unlike Retrofit, where a leading `/` replaces it).

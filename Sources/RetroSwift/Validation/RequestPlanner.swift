@@ -331,7 +331,7 @@ struct RequestPlanner {
             report(
                 "@Url '\(url.property)' on an endpoint declared with the path '\(declaration.template)'; the @Url field gives "
                     + "the whole path",
-                fix: "declare the endpoint without a path, as @\(Self.markerName(declaration.method)), or drop the @Url field",
+                fix: "declare the endpoint without a path, as @\(Self.markerName(declaration.method))(), or drop the @Url field",
                 field: url.property
             )
         }

@@ -146,7 +146,7 @@ struct DynamicURLTests {
         // When
         _ = try await api.cdnFile(FileRequest(url: "https://CDN.example/a.png"))
         _ = try await api.cdnFile(FileRequest(url: "https://cdn.example/b.png", authorization: "Bearer own"))
-        _ = try await api.anyFile(FileRequest(url: "http://[::1]:8080/c.png"))
+        _ = try await api.cdnFile(FileRequest(url: "http://[::1]:8080/c.png"))
         _ = try await api.trustedFile(FileRequest(url: "https://cdn.example/d.png"))
 
         // Then
@@ -359,7 +359,7 @@ extension DynamicURLTests {
                 - MistakenApi.twoURLs (GET /files/{id}): 2 @Url fields ('first', 'second'); a call has one URL. Fix: keep \
                 one of them.
                 - MistakenApi.twoURLs (GET /files/{id}), field 'first': @Url 'first' on an endpoint declared with the path \
-                '/files/{id}'; the @Url field gives the whole path. Fix: declare the endpoint without a path, as @Get, or \
+                '/files/{id}'; the @Url field gives the whole path. Fix: declare the endpoint without a path, as @Get(), or \
                 drop the @Url field.
                 - MistakenApi.twoURLs (GET /files/{id}), field 'id': @Path 'id' has no placeholder to fill: the path comes \
                 from @Url 'first'. Fix: put the value into the URL, or declare a path template instead of the @Url field.
