@@ -122,3 +122,14 @@ struct DynamicURL: Equatable {
         value.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? $0.escaped(asASCII: true) : String($0) }.joined()
     }
 }
+
+/// A `@Url` field's value with its field, as the request builder holds it.
+final class DynamicURLField {
+    let url: DynamicURL
+    let field: RequestPlan.Field
+
+    init(url: DynamicURL, field: RequestPlan.Field) {
+        self.url = url
+        self.field = field
+    }
+}

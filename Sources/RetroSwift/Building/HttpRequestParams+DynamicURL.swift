@@ -1,10 +1,14 @@
 import Foundation
 
-/// What the origin check of a `@Url` field with a full URL needs once the base URL is known.
-struct PendingOriginCheck: Sendable {
-    /// The `@Url` field, for the error.
-    let field: String
-    let policy: OtherHostPolicy
+/// Where a `@Url` field's full URL stands. `indirect`: a boxed payload keeps ``HttpRequestParams``, which every call
+/// copies, one pointer larger instead of a string, a set and an array.
+indirect enum DynamicURLState: Sendable {
+    /// Built, its origin not yet compared with the base URL's (``HttpRequestParams/settleOrigin(baseURL:credentials:)``):
+    /// the field, for the error, and the endpoint's policy.
+    case pendingOriginCheck(field: String, policy: OtherHostPolicy)
+    /// Bound for another origin without sharing credentials: the credential headers the request itself declared.
+    /// ``RedirectFollower`` drops every other credential header, which interceptors added.
+    case toOtherOrigin(declaredCredentials: [HttpHeader])
 }
 
 extension HttpRequestParams {
@@ -19,28 +23,29 @@ extension HttpRequestParams {
     /// - Throws: ``RequestError`` of kind ``RequestError/Kind/invalidValue`` naming the field when the host is not
     ///   allowed.
     mutating func settleOrigin(baseURL: URL?, credentials: RedirectPolicy) throws {
-        guard let check = pendingOriginCheck, let target = absoluteURL else { return }
-        pendingOriginCheck = nil
+        guard case .pendingOriginCheck(let field, let policy) = dynamicURLState, let target = absoluteURL else { return }
+        dynamicURLState = nil
         if let baseURL, let origin = Origin(target), Origin(baseURL) == origin { return }
         let host = OtherHostPolicy.normalized(target.host ?? "")
-        guard check.policy.allows(host: host) else {
+        guard policy.allows(host: host) else {
             let base = baseURL.map { "the base URL's (\($0.absoluteString))" } ?? "the base URL's, which the transport does not tell"
             throw RequestError(
-                .invalidValue, endpoint: endpoint, field: check.field,
+                .invalidValue, endpoint: endpoint, field: field,
                 reason: "the URL '\(target.absoluteString)' leads to another origin than \(base); nothing was sent. "
                     + "To allow it, declare the endpoint with otherHosts: .allowing([\"\(host)\"])"
             )
         }
-        guard !check.policy.sharesCredentials else { return }
+        guard !policy.sharesCredentials else { return }
         withholdsSharedHeaders = true
         withheldSharedHeaders.formUnion(RedirectPolicy.standardCredentialHeaders.union(credentials.credentialHeaders))
-        declaredCredentials = headers.filter { credentials.isCredential($0.name) }
+        dynamicURLState = .toOtherOrigin(declaredCredentials: headers.filter { credentials.isCredential($0.name) })
     }
 
     /// Drops the credential headers that interceptors added to a call bound for another origin (see
-    /// ``declaredCredentials``); the request's own are sent as declared, even when an interceptor replaced them.
+    /// ``DynamicURLState/toOtherOrigin(declaredCredentials:)``); the request's own are sent as declared, even when
+    /// an interceptor replaced them.
     mutating func dropAddedCredentials(_ credentials: RedirectPolicy) {
-        guard let declared = declaredCredentials else { return }
+        guard case .toOtherOrigin(let declared) = dynamicURLState else { return }
         headers.removeAll { credentials.isCredential($0.name) && !declared.contains($0) }
         for header in declared where !headers.contains(header) { headers.append(header) }
     }

@@ -13,8 +13,9 @@ struct RequestBuilder {
     private var rawBody: HttpRequestBody?
     /// Form fields and files in declaration order, which multipart keeps.
     private var form: [MultipartFormBody.Part] = []
-    /// The `@Url` field's value and the field, when the endpoint has one.
-    private var dynamicURL: (url: DynamicURL, field: RequestPlan.Field)?
+    /// The `@Url` field's value and the field, when the endpoint has one; boxed, so other calls carry one empty
+    /// pointer.
+    private var dynamicURL: DynamicURLField?
 
     init(plan: RequestPlan, settings: DomainSettings) {
         self.plan = plan
@@ -148,7 +149,7 @@ struct RequestBuilder {
         case .header: try addHeader(values, field)
         case .formParam:
             form += values.map { .init(name: field.name, fileName: nil, mimeType: nil, content: .text($0)) }
-        case .url: dynamicURL = (try url(values, field), field)
+        case .url: dynamicURL = .init(url: try url(values, field), field: field)
         case .jsonBody, .rawBody, .formFile, .formFileList, .queryMap, .headerMap, .formMap: throw planMismatch(type(of: values))
         }
     }
@@ -268,7 +269,7 @@ struct RequestBuilder {
             let text = schemeAndAuthority + params.encodedPathAndQuery
             guard let absolute = URL(string: text) else { throw invalid(field, "the URL '\(text)' is not a valid URL") }
             params.absoluteURL = absolute
-            params.pendingOriginCheck = PendingOriginCheck(field: field.property, policy: plan.otherHosts)
+            params.dynamicURLState = .pendingOriginCheck(field: field.property, policy: plan.otherHosts)
         }
         return params
     }

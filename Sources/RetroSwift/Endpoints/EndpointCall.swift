@@ -11,7 +11,7 @@ enum EndpointCall {
         let settings = domain.settings.current
         var params = try buildParams(domain, key, state, declaration, request, Response.self, settings)
         let redirects = declaration.redirects ?? settings.redirectPolicy
-        if params.pendingOriginCheck != nil {
+        if params.dynamicURLState != nil {
             try params.settleOrigin(baseURL: baseURL(of: params, domain, settings), credentials: redirects)
         }
         let result = try await InterceptorChain.send(params, through: settings.interceptors, redirects: redirects, to: domain.transport)

@@ -11,11 +11,21 @@ enum RedirectFollower {
     ) async throws -> HttpOperationResult {
         // A call cancelled before it reaches the network sends nothing.
         try Task.checkCancellation()
+        if request.dynamicURLState != nil { return try await sendToOtherOrigin(request, policy: policy, to: transport) }
+        let first = try await transport.sendRequest(with: request)
+        // The everyday answer is no redirect: it costs one status check, nothing more.
+        guard policy.followsRedirects, FollowedStatus(rawValue: first.statusCode) != nil else { return first }
+        return try await follow(first, of: request, policy: policy, to: transport)
+    }
+
+    /// Sends a call that a `@Url` field leads to another origin, without the credentials interceptors added.
+    private static func sendToOtherOrigin(
+        _ request: HttpRequestParams, policy: RedirectPolicy, to transport: any HttpTransport
+    ) async throws -> HttpOperationResult {
         var request = request
         request.dropAddedCredentials(policy)
         var first = try await transport.sendRequest(with: request)
         if first.url == nil { first.url = request.absoluteURL }
-        // The everyday answer is no redirect: it costs one status check, nothing more.
         guard policy.followsRedirects, FollowedStatus(rawValue: first.statusCode) != nil else { return first }
         return try await follow(first, of: request, policy: policy, to: transport)
     }

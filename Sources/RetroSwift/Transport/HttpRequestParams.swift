@@ -36,12 +36,8 @@ public struct HttpRequestParams: Sendable {
     /// Whether ``headerFields(sharedHeaders:)`` leaves out every shared header: a `@Url` field leads to another origin
     /// than the base URL's, and its endpoint's ``OtherHostPolicy`` does not share credentials.
     public internal(set) var withholdsSharedHeaders = false
-    /// For a `@Url` field with a full URL: which field, and the endpoint's policy, until the URL's origin has been
-    /// compared with the base URL's (``settleOrigin(baseURL:credentials:)``).
-    var pendingOriginCheck: PendingOriginCheck?
-    /// The credential headers the request itself declared, when it goes to another origin without sharing
-    /// credentials: ``RedirectFollower`` drops every other credential header, which interceptors added.
-    var declaredCredentials: [HttpHeader]?
+    /// Where a `@Url` field's full URL stands; `nil` for every other request, so they copy one empty pointer.
+    var dynamicURLState: DynamicURLState?
     /// The base URL of the domain that built this request (``Domain/baseURL``) as it was when the call started, or
     /// `nil` when the domain leaves it to the transport. ``HttpTransportConfigurationStore/configuration(for:)``
     /// prefers it to the transport's own.
