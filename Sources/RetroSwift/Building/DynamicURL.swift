@@ -20,102 +20,126 @@ struct DynamicURL: Equatable {
     /// - A fragment (`#...`) is dropped, as it is never sent.
     /// - Bytes that RFC 3986 allows nowhere in that part of a URL (spaces, non-ASCII) are percent-encoded; a
     ///   well-formed `%XX` is kept, so an encoded value is sent as it is.
-    /// - Refused: an empty value, control characters, `//host` without a scheme, schemes other than `http` and
-    ///   `https`, user information (`user:password@`), and `.` or `..` segments, which would climb out of the base
+    /// - Refused: an empty value, white space at either end, control characters, `//host` without a scheme, schemes
+    ///   other than `http` and `https`, user information (`user:password@`), a host or port that is not valid, and
+    ///   `.` or `..` segments (encoded, or hidden behind an encoded `/` or `\`), which would climb out of the base
     ///   path (or, in a full URL, be resolved differently by each transport).
+    ///
+    /// Delimiters are found in the UTF-8 bytes, never in `Character`s: a `/` or `#` followed by a combining mark is
+    /// one `Character` that compares unequal to `/`, and must still count as the delimiter it is on the wire.
     static func parse(_ value: String) -> Result<DynamicURL, Problem> {
         func refuse(_ reason: String) -> Result<DynamicURL, Problem> { .failure(Problem(reason: reason)) }
-        if value.isEmpty { return refuse("the URL is empty; give a path such as '/items' or a full URL") }
-        if let byte = value.utf8.first(where: { $0 < 0x20 || $0 == 0x7F }) {
+        let bytes = Array(value.utf8)
+        if bytes.isEmpty { return refuse("the URL is empty; give a path such as '/items' or a full URL") }
+        if let byte = bytes.first(where: { $0 < 0x20 || $0 == 0x7F }) {
             return refuse("the URL '\(printable(value))' contains \(HeaderRules.describe(byte)); nothing was sent")
         }
-        let withoutFragment = value.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)[0]
-        if withoutFragment.hasPrefix("//") {
+        if bytes.first == UInt8(ascii: " ") || bytes.last == UInt8(ascii: " ") {
+            return refuse("the URL '\(value)' starts or ends with a space; trim it")
+        }
+        var rest = bytes[..<(bytes.firstIndex(of: UInt8(ascii: "#")) ?? bytes.endIndex)]
+        if rest.starts(with: [UInt8(ascii: "/"), UInt8(ascii: "/")]) {
             return refuse("the URL '\(value)' names a host without a scheme; write it in full with http:// or https://")
         }
         var schemeAndAuthority: String?
-        var rest = withoutFragment
-        if let scheme = scheme(of: withoutFragment) {
+        if let scheme = scheme(of: rest) {
             let lowered = scheme.lowercased()
             guard lowered == "http" || lowered == "https" else {
                 return refuse(
                     "the URL '\(value)' has the scheme '\(scheme)'; only http and https are sent (a path whose first "
                         + "segment holds ':' must start with '/')")
             }
-            let afterScheme = withoutFragment.dropFirst(scheme.count + 1)
-            guard afterScheme.hasPrefix("//") else { return refuse("the URL '\(value)' has no host; write scheme://host/path") }
+            let afterScheme = rest.dropFirst(scheme.utf8.count + 1)
+            guard afterScheme.starts(with: [UInt8(ascii: "/"), UInt8(ascii: "/")]) else {
+                return refuse("the URL '\(value)' has no host; write scheme://host/path")
+            }
             let authorityStart = afterScheme.dropFirst(2)
-            let authorityEnd = authorityStart.firstIndex { $0 == "/" || $0 == "?" } ?? authorityStart.endIndex
+            let authorityEnd = authorityStart.firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") } ?? authorityStart.endIndex
             let authority = authorityStart[..<authorityEnd]
-            if authority.contains("@") {
+            if authority.contains(UInt8(ascii: "@")) {
                 return refuse(
                     "the URL '\(value)' carries user information (user:password@), which would be sent as credentials; "
                         + "remove it and send credentials in a header")
             }
             guard isAuthority(authority) else { return refuse("the URL '\(value)' has no valid host and port") }
-            schemeAndAuthority = lowered + "://" + authority
+            schemeAndAuthority = lowered + "://" + String(decoding: authority, as: UTF8.self)
             rest = authorityStart[authorityEnd...]
         }
-        let parts = rest.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
-        var path = PercentEncoding.encodeKeepingEscapes(String(parts[0]), allowing: PercentEncoding.path)
+        let questionMark = rest.firstIndex(of: UInt8(ascii: "?"))
+        let rawPath = String(decoding: rest[..<(questionMark ?? rest.endIndex)], as: UTF8.self)
+        var path = PercentEncoding.encodeKeepingEscapes(rawPath, allowing: PercentEncoding.path)
         if !path.hasPrefix("/") { path = "/" + path }
-        let dotSegment = path.split(separator: "/", omittingEmptySubsequences: false).contains { segment in
-            let decoded = segment.removingPercentEncoding ?? String(segment)
-            return decoded == "." || decoded == ".."
+        if path.hasPrefix("//") && schemeAndAuthority == nil {
+            return refuse("the URL '\(value)' starts with '//', which names a host; give a path or a full URL")
         }
-        if dotSegment {
+        if hasDotSegment(path) {
             return refuse(
-                "the URL '\(value)' has a '.' or '..' segment, which would lead out of the base path; give the path "
-                    + "without them")
+                "the URL '\(value)' has a '.' or '..' segment, which would lead out of the "
+                    + (schemeAndAuthority == nil ? "base path" : "path it names") + "; give the path without them")
         }
-        let query = parts.count > 1 && !parts[1].isEmpty ? String(parts[1]) : nil
-        return .success(
-            DynamicURL(
-                schemeAndAuthority: schemeAndAuthority, encodedPath: path,
-                encodedQuery: query.map { PercentEncoding.encodeKeepingEscapes($0, allowing: PercentEncoding.query) }
-            ))
+        var query: String?
+        if let questionMark, questionMark + 1 < rest.endIndex {
+            query = PercentEncoding.encodeKeepingEscapes(
+                String(decoding: rest[(questionMark + 1)...], as: UTF8.self), allowing: PercentEncoding.query)
+        }
+        return .success(DynamicURL(schemeAndAuthority: schemeAndAuthority, encodedPath: path, encodedQuery: query))
+    }
+
+    /// Whether a segment of `path` is `.` or `..` once decoded, also when a decoded `/` or `\` splits it further
+    /// (`..%2F..`, which servers that decode before routing read as two segments) or a `;` starts parameters
+    /// (`..;`, which some servers strip).
+    private static func hasDotSegment(_ path: String) -> Bool {
+        path.split(separator: "/", omittingEmptySubsequences: false).contains { segment in
+            let decoded = segment.removingPercentEncoding ?? String(segment)
+            return decoded.split(omittingEmptySubsequences: false) { $0 == "/" || $0 == "\\" }.contains { piece in
+                let name = piece.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+                return name == "." || name == ".."
+            }
+        }
     }
 
     /// The scheme of `value` (RFC 3986 §3.1: a letter, then letters, digits, `+`, `-`, `.`, then `:`) when it has
     /// one before any `/` or `?`.
-    private static func scheme(of value: Substring) -> Substring? {
-        guard let colon = value.firstIndex(of: ":") else { return nil }
+    private static func scheme(of value: ArraySlice<UInt8>) -> String? {
+        guard let colon = value.firstIndex(of: UInt8(ascii: ":")) else { return nil }
         let candidate = value[..<colon]
-        guard let first = candidate.utf8.first, first < 0x80, Character(Unicode.Scalar(first)).isLetter,
-            candidate.utf8.allSatisfy(schemeCharacters.contains)
+        guard let first = candidate.first, (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(first | 0x20),
+            candidate.allSatisfy(schemeCharacters.contains)
         else { return nil }
-        return candidate
+        return String(decoding: candidate, as: UTF8.self)
     }
 
     private static let schemeCharacters = PercentEncoding.AllowedSet("+-.")
 
-    /// `host`, `host:port` or `[IPv6]:port`, with a port of at most five digits.
-    private static func isAuthority(_ authority: Substring) -> Bool {
+    /// `host`, `host:port` or `[IPv6]:port`, with a port of at most five digits. Hosts are ASCII letters, digits,
+    /// `-`, `.` and `_` (internationalized names in punycode); no percent-encoding, which transports decode
+    /// differently.
+    private static func isAuthority(_ authority: ArraySlice<UInt8>) -> Bool {
         var host = authority
-        var port: Substring = ""
-        if authority.hasPrefix("[") {
-            guard let close = authority.firstIndex(of: "]") else { return false }
+        var port: ArraySlice<UInt8> = []
+        if authority.first == UInt8(ascii: "[") {
+            guard let close = authority.firstIndex(of: UInt8(ascii: "]")) else { return false }
             host = authority[...close]
-            let after = authority[authority.index(after: close)...]
+            let after = authority[(close + 1)...]
             if !after.isEmpty {
-                guard after.hasPrefix(":") else { return false }
+                guard after.first == UInt8(ascii: ":") else { return false }
                 port = after.dropFirst()
             }
-            guard host.count > 2, host.dropFirst().dropLast().allSatisfy({ $0.isHexDigit || $0 == ":" || $0 == "." })
+            let inside = host.dropFirst().dropLast()
+            guard inside.contains(UInt8(ascii: ":")), inside.allSatisfy({ Character(Unicode.Scalar($0)).isHexDigit || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ".") })
             else { return false }
         } else {
-            if let colon = authority.lastIndex(of: ":") {
+            if let colon = authority.lastIndex(of: UInt8(ascii: ":")) {
                 host = authority[..<colon]
-                port = authority[authority.index(after: colon)...]
+                port = authority[(colon + 1)...]
             }
-            guard !host.isEmpty, host.utf8.allSatisfy(hostCharacters.contains) else { return false }
+            guard !host.isEmpty, host.allSatisfy(hostCharacters.contains) else { return false }
         }
-        return port.count <= 5 && port.utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
-            && (port.isEmpty || (Int(port) ?? .max) <= 65_535)
+        guard port.count <= 5, port.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return false }
+        return port.isEmpty || (Int(String(decoding: port, as: UTF8.self)) ?? .max) <= 65_535
     }
 
-    /// Registered names as URLs carry them, percent-encoded or not; non-ASCII names must be given in punycode.
-    private static let hostCharacters = PercentEncoding.AllowedSet("-._~!$&'()*+,;=%")
+    private static let hostCharacters = PercentEncoding.AllowedSet("-._")
 
     /// `value` with control characters shown as escapes, for an error message that stays on one line.
     private static func printable(_ value: String) -> String {

@@ -14,7 +14,8 @@ indirect enum DynamicURLState: Sendable {
 extension HttpRequestParams {
     /// Compares the origin of a `@Url` field's full URL with the base URL's, before any interceptor runs: the same
     /// origin goes ahead as it is; another origin is refused unless the endpoint's ``OtherHostPolicy`` allows its
-    /// host, and then goes without the shared headers and without credential headers other than the request's own.
+    /// host, and then goes without the shared headers and without credential headers other than the request's own
+    /// (unless the policy shares credentials and the URL is not plain `http` from an `https` base).
     ///
     /// - Parameters:
     ///   - baseURL: The base URL the call would otherwise go to, or `nil` when it cannot be known (a transport that
@@ -29,13 +30,17 @@ extension HttpRequestParams {
         let host = OtherHostPolicy.normalized(target.host ?? "")
         guard policy.allows(host: host) else {
             let base = baseURL.map { "the base URL's (\($0.absoluteString))" } ?? "the base URL's, which the transport does not tell"
+            let sameHost = baseURL.map { OtherHostPolicy.normalized($0.host ?? "") == host } ?? false
             throw RequestError(
                 .invalidValue, endpoint: endpoint, field: field,
-                reason: "the URL '\(target.absoluteString)' leads to another origin than \(base); nothing was sent. "
+                reason: "the URL '\(target.absoluteString)' leads to another origin than \(base)"
+                    + (sameHost ? " (the same host with another scheme or port)" : "") + "; nothing was sent. "
                     + "To allow it, declare the endpoint with otherHosts: .allowing([\"\(host)\"])"
             )
         }
-        guard !policy.sharesCredentials else { return }
+        // Credentials never go out over plain http from an https (or unknown) base, whatever the policy says.
+        let downgrade = target.scheme?.lowercased() == "http" && baseURL?.scheme?.lowercased() != "http"
+        guard !policy.sharesCredentials || downgrade else { return }
         withholdsSharedHeaders = true
         withheldSharedHeaders.formUnion(RedirectPolicy.standardCredentialHeaders.union(credentials.credentialHeaders))
         dynamicURLState = .toOtherOrigin(declaredCredentials: headers.filter { credentials.isCredential($0.name) })

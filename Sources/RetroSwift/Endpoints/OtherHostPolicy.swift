@@ -12,8 +12,9 @@
 ///
 /// A call to another origin leaves out the domain's and the transport's shared headers, and the credential headers
 /// that interceptors add (`Authorization`, `Cookie`, `Proxy-Authorization` and the redirect policy's
-/// ``RedirectPolicy/credentialHeaders``), unless the policy is made with `sharingCredentials: true`. Headers the
-/// request struct itself declares are sent as declared.
+/// ``RedirectPolicy/credentialHeaders``), unless the policy is made with `sharingCredentials: true` — and even then
+/// when the URL is plain `http` and the base URL is not. Headers the request struct itself declares are sent as
+/// declared.
 public struct OtherHostPolicy: Sendable, Hashable {
     enum Hosts: Sendable, Hashable {
         case none
@@ -73,7 +74,7 @@ public struct OtherHostPolicy: Sendable, Hashable {
         return names.filter { !Self.isHostName($0) }.sorted()
     }
 
-    /// A registered name or IPv4 address (RFC 3986 `reg-name` without percent-encoding), or an IPv6 literal in
+    /// A host name as a `@Url` value may carry one (ASCII letters, digits, `-`, `.`, `_`), or an IPv6 literal in
     /// brackets; no scheme, port, path or user information.
     private static func isHostName(_ name: String) -> Bool {
         if name.hasPrefix("[") {
@@ -83,5 +84,5 @@ public struct OtherHostPolicy: Sendable, Hashable {
         return !name.isEmpty && name.utf8.allSatisfy(hostCharacters.contains)
     }
 
-    private static let hostCharacters = PercentEncoding.AllowedSet("-.")
+    private static let hostCharacters = PercentEncoding.AllowedSet("-._")
 }

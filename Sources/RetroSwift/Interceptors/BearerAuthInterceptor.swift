@@ -8,8 +8,11 @@ public struct BearerAuthInterceptor: Interceptor {
         self.store = store
     }
 
-    /// Authorizes the request; on `401` refreshes (single flight) and sends it once more.
+    /// Authorizes the request; on `401` refreshes (single flight) and sends it once more. A call that a `@Url` field
+    /// leads to another origin without credentials (``HttpRequestParams/withholdsSharedHeaders``) passes through
+    /// untouched: the token would be dropped before sending, and that origin's `401` says nothing about it.
     public func intercept(_ request: HttpRequestParams, next: InterceptorNext) async throws -> HttpOperationResult {
+        if request.withholdsSharedHeaders { return try await next(request) }
         let token = try await store.currentToken()
         let response = try await next(request.settingHeader("Authorization", to: "Bearer \(token)"))
         guard response.statusCode == 401 else { return response }

@@ -34,7 +34,9 @@ public struct HttpRequestParams: Sendable {
     /// another origin (see ``OtherHostPolicy``).
     public internal(set) var withheldSharedHeaders: Set<String> = []
     /// Whether ``headerFields(sharedHeaders:)`` leaves out every shared header: a `@Url` field leads to another origin
-    /// than the base URL's, and its endpoint's ``OtherHostPolicy`` does not share credentials.
+    /// than the base URL's, and its endpoint's ``OtherHostPolicy`` does not share credentials. Credential headers
+    /// that interceptors add are dropped before sending too, so an interceptor that adds them can skip such calls
+    /// (``BearerAuthInterceptor`` does).
     public internal(set) var withholdsSharedHeaders = false
     /// Where a `@Url` field's full URL stands; `nil` for every other request, so they copy one empty pointer.
     var dynamicURLState: DynamicURLState?

@@ -61,6 +61,7 @@ struct DynamicURLTests {
             ("/files/a b/ü?q=x y&z=%41#top", nil, "https://api.example/v2/files/a%20b/%C3%BC?q=x%20y&z=%41"),
             ("/100%/{id}?pct=%zz", 1, "https://api.example/v2/100%25/%7Bid%7D?pct=%25zz&page=1"),
             ("?page=3", nil, "https://api.example/v2/?page=3"),
+            ("/x#\u{301}y", nil, "https://api.example/v2/x"),
         ] as [(String, Int?, String)])
     func relative(value: String, page: Int?, expected: String) async throws {
         // Given
@@ -165,6 +166,62 @@ struct DynamicURLTests {
         #expect(!requests[3].withholdsSharedHeaders)
     }
 
+    @Test("credentials are never shared over plain http from an https base, and another scheme on the base host is named")
+    func noCredentialsOverHTTP() async throws {
+        // Given
+        let (api, transport) = api()
+        api.interceptors = [TokenInterceptor()]
+
+        // When
+        _ = try await api.trustedFile(FileRequest(url: "http://cdn.example/d.png"))
+        let sameHost = await #expect(throws: RequestError.self) {
+            _ = try await api.file(FileRequest(url: "http://api.example/v2/x"))
+        }
+
+        // Then
+        #expect(sentHeaders(transport.lastRequest) == ["X-Trace: t1"])
+        #expect(
+            sameHost?.reason == """
+                the URL 'http://api.example/v2/x' leads to another origin than the base URL's (https://api.example/v2) \
+                (the same host with another scheme or port); nothing was sent. To allow it, declare the endpoint with \
+                otherHosts: .allowing(["api.example"])
+                """)
+    }
+
+    @Test("a 401 from another origin, which never saw the token, does not make BearerAuthInterceptor refresh it")
+    func bearerSkipsOtherOrigins() async throws {
+        // Given
+        let refreshes = Counter()
+        let transport = RecordingTransport { params in
+            HttpOperationResult(statusCode: params.absoluteURL?.host == "cdn.example" ? 401 : 200)
+        }
+        transport.setConfiguration(baseURL: URL(string: "https://api.example")!, sharedHeaders: nil)
+        let api = Api(transport: transport)
+        api.interceptors = [
+            BearerAuthInterceptor(
+                store: BearerTokenStore(token: "t0") { _ in
+                    await refreshes.increment()
+                    return "t1"
+                })
+        ]
+
+        // When
+        let error = await #expect(throws: HttpError.self) { _ = try await api.cdnFile(FileRequest(url: "https://cdn.example/a.png")) }
+        _ = try await api.file(FileRequest(url: "/own"))
+
+        // Then
+        #expect(error?.statusCode == 401)
+        #expect(await refreshes.value == 0)
+        #expect(transport.requests.map { $0.header("Authorization") } == [nil, "Bearer t0"])
+    }
+
+    private actor Counter {
+        var value = 0
+        func increment() {
+            value += 1
+        }
+    }
+
     @Test("the domain's own base URL decides the origin; a transport that keeps its base URL to itself makes every full URL another origin")
     func originSources() async throws {
         // Given
@@ -232,6 +289,31 @@ struct DynamicURLTests {
             ("https://api.example:99999/x", "the URL 'https://api.example:99999/x' has no valid host and port"),
             ("https:///x", "the URL 'https:///x' has no valid host and port"),
             ("/a\r\nX-Injected: 1", "the URL '/a\\r\\nX-Injected: 1' contains a carriage return (CR); nothing was sent"),
+            // A combining mark after a delimiter makes one Character, but the bytes on the wire still start with "//".
+            (
+                "//\u{034F}evil.example/x",
+                "the URL '//\u{034F}evil.example/x' names a host without a scheme; write it in full with http:// or https://"
+            ),
+            ("https://api%2Eexample/x", "the URL 'https://api%2Eexample/x' has no valid host and port"),
+            ("https://[v1.fe]/x", "the URL 'https://[v1.fe]/x' has no valid host and port"),
+            (
+                "/v2/..%2F..%2Fadmin",
+                "the URL '/v2/..%2F..%2Fadmin' has a '.' or '..' segment, which would lead out of the base path; give the path without them"
+            ),
+            (
+                "/a/..%5Cadmin",
+                "the URL '/a/..%5Cadmin' has a '.' or '..' segment, which would lead out of the base path; give the path without them"
+            ),
+            (
+                "/a/..;x/admin",
+                "the URL '/a/..;x/admin' has a '.' or '..' segment, which would lead out of the base path; give the path without them"
+            ),
+            (
+                "https://api.example/a/../b",
+                "the URL 'https://api.example/a/../b' has a '.' or '..' segment, which would lead out of the path it names; "
+                    + "give the path without them"
+            ),
+            (" /x", "the URL ' /x' starts or ends with a space; trim it"),
         ])
     func refusedValues(value: String, reason: String) async throws {
         // Given
