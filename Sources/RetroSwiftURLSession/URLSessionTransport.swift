@@ -31,7 +31,8 @@ import RetroSwift
 ///   so certificate pinning done there keeps working.
 /// - Credentials in the session configuration's `httpAdditionalHeaders` cannot be withheld from another origin
 ///   (URLSession adds them to every request): a redirect that leaves the origin then fails with
-///   `RequestError.Kind.redirectRefused`. Give credentials to the domain as shared headers instead.
+///   `RequestError.Kind.redirectRefused`, and a `@Url` call to another origin with `.invalidValue`. Other headers
+///   there (a `User-Agent`) go everywhere. Give credentials to the domain as shared headers instead.
 /// - Nothing is printed. ``logger`` receives one line per call with method, URL, status and duration, never
 ///   header values, and with the values of secret query parameters (``queryRedaction``) replaced by `<redacted>`.
 public final class URLSessionTransport: ConfigurableHttpTransport {
