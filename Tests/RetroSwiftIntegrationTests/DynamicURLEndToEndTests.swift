@@ -61,7 +61,9 @@ struct DynamicURLEndToEndTests {
         await other.stop()
     }
 
-    @Test("a path goes under the base path, percent-encoded, with the URL's query before the @Query fields", arguments: TransportKind.allCases)
+    @Test(
+        "a path goes under the base path, percent-encoded, with the URL's query before the @Query fields", arguments: TransportKind.allCases
+    )
     func relativePath(kind: TransportKind) async throws {
         try await Self.withServers(kind) { api, base, _ in
             // When
@@ -103,7 +105,8 @@ struct DynamicURLEndToEndTests {
             let refused = await #expect(throws: RequestError.self) {
                 _ = try await api.fetch(FetchRequest(url: other.baseURL.absoluteString + "/x"))
             }
-            let allowed = try await api.fetchAnywhere(FetchRequest(url: other.baseURL.absoluteString + "/avatar.png", page: 1, cookie: "own=1"))
+            let allowed = try await api.fetchAnywhere(
+                FetchRequest(url: other.baseURL.absoluteString + "/avatar.png", page: 1, cookie: "own=1"))
 
             // Then
             #expect(refused?.field == "url")
@@ -119,7 +122,9 @@ struct DynamicURLEndToEndTests {
         }
     }
 
-    @Test("credentials withheld from another origin stay withheld when it redirects back to the base origin", arguments: TransportKind.allCases)
+    @Test(
+        "credentials withheld from another origin stay withheld when it redirects back to the base origin",
+        arguments: TransportKind.allCases)
     func redirectBack(kind: TransportKind) async throws {
         try await Self.withServers(kind) { api, base, other in
             // When

@@ -341,7 +341,9 @@ struct HttpbinTests {
         #expect(landed.header("Content-Type") == "application/json")
     }
 
-    @Test("@Url: a path and a full link on httpbin's origin arrive as sent, the URL's query before the fields'", arguments: TransportKind.allCases)
+    @Test(
+        "@Url: a path and a full link on httpbin's origin arrive as sent, the URL's query before the fields'",
+        arguments: TransportKind.allCases)
     func dynamicURL(kind: TransportKind) async throws {
         // Given
         let api = try api(kind, sharedHeaders: ["X-Client": "retroswift"])
@@ -358,6 +360,26 @@ struct HttpbinTests {
         #expect(full.args == ["cursor": "a+b", "page": "3"])
         #expect(full.url == link + "&page=3")
         #expect(full.headers["X-Client"] == "retroswift")
+    }
+
+    /// Replaces `page` on every call, as a paging or signing interceptor would.
+    private struct PageSetter: Interceptor {
+        func intercept(_ request: HttpRequestParams, next: InterceptorNext) async throws -> HttpOperationResult {
+            try await next(request.settingQueryItem("page", to: "9 & 10").removingQueryItem("flag"))
+        }
+    }
+
+    @Test("query items that interceptors add, replace and remove arrive as the server decodes them", arguments: TransportKind.allCases)
+    func interceptorQueryItems(kind: TransportKind) async throws {
+        // Given
+        let api = try api(kind)
+        api.interceptors = [SharedQueryItemsInterceptor(["api_key": "k+1/é", "format": "json", "text": "not sent"]), PageSetter()]
+
+        // When
+        let echo = try await api.get(EchoRequest(text: "own", page: 3, flag: true))
+
+        // Then
+        #expect(echo.args == ["text": "own", "page": "9 & 10", "api_key": "k+1/é", "format": "json"])
     }
 
     @Test("Basic auth: a 401 without a configured credential, 200 with one from an interceptor", arguments: TransportKind.allCases)

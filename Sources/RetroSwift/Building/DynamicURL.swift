@@ -126,7 +126,8 @@ struct DynamicURL: Equatable {
                 port = after.dropFirst()
             }
             let inside = host.dropFirst().dropLast()
-            guard inside.contains(UInt8(ascii: ":")), inside.allSatisfy({ Character(Unicode.Scalar($0)).isHexDigit || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ".") })
+            guard inside.contains(UInt8(ascii: ":")),
+                inside.allSatisfy({ Character(Unicode.Scalar($0)).isHexDigit || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ".") })
             else { return false }
         } else {
             if let colon = authority.lastIndex(of: UInt8(ascii: ":")) {

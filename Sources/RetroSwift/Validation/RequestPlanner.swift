@@ -306,7 +306,8 @@ struct RequestPlanner {
         guard let url = urlFields.first else {
             let example = "@\(Self.markerName(declaration.method))(\"/items\")"
             if declaration.template.isEmpty && requestType == Void.self {
-                report("the endpoint has no path, and no request whose @Url field could give one", fix: "give it a path, such as \(example)")
+                report(
+                    "the endpoint has no path, and no request whose @Url field could give one", fix: "give it a path, such as \(example)")
             } else if declaration.template.isEmpty {
                 report(
                     "the endpoint has no path and \(requestTypeName) has no @Url field",

@@ -85,7 +85,10 @@ struct DynamicURLTests {
         _ = try await api.file(FileRequest(url: "/search?q=a%20b&tag=x", page: 2))
 
         // Then
-        #expect(transport.lastRequest?.queryItems == [.init(name: "q", value: "a b"), .init(name: "tag", value: "x"), .init(name: "page", value: "2")])
+        #expect(
+            transport.lastRequest?.queryItems == [
+                .init(name: "q", value: "a b"), .init(name: "tag", value: "x"), .init(name: "page", value: "2"),
+            ])
         #expect(transport.lastRequest?.encodedPathAndQuery == "/search?q=a%20b&tag=x&page=2")
     }
 
