@@ -125,6 +125,14 @@ struct CurlPrinter: Interceptor {
     }
 }
 
+// The README's shared query items example (Interceptors section).
+enum ReadmeSharedQueryItems {
+    static func install(on api: Domain, flickrKey: String) {
+        api.interceptors = [SharedQueryItemsInterceptor(["api_key": flickrKey, "format": "json"])]
+        // GET /services/rest?method=flickr.photos.search&api_key=...&format=json
+    }
+}
+
 #if SwiftLog
     import Logging
     import RetroSwiftLogging

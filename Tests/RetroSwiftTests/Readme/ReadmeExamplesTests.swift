@@ -151,6 +151,24 @@ struct ReadmeExamplesTests {
         #expect(headers == [["X-Api-Key"], ["X-Api-Key"], []])
     }
 
+    @Test("the README's shared query items example sends the query its comment shows")
+    func sharedQueryItems() async throws {
+        // Given
+        final class FlickrApi: Domain, @unchecked Sendable {
+            @Get("/services/rest?method=flickr.photos.search") var search: () async throws -> Empty
+        }
+        let transport = RecordingTransport()
+        transport.setConfiguration(baseURL: URL(string: "https://api.flickr.com")!, sharedHeaders: nil)
+        let api = FlickrApi(transport: transport)
+        ReadmeSharedQueryItems.install(on: api, flickrKey: "k1")
+
+        // When
+        _ = try await api.search()
+
+        // Then
+        #expect(transport.lastRequest?.encodedPathAndQuery == "/services/rest?method=flickr.photos.search&api_key=k1&format=json")
+    }
+
     @Test("a mock that throws URLError surfaces it")
     func throwingMock() async throws {
         // Given
