@@ -97,6 +97,9 @@ public struct Paginated<Request: Sendable, Response: Sendable, Item>: AsyncSeque
             var request: Request?
             /// The zero-based number of the next page, for errors.
             var index = 0
+            /// Why there is no next page although the last one said there is (a next link to another origin): thrown
+            /// on the next call, once the items already fetched have been used.
+            var failure: PaginationError?
 
             init(items: Paginated) {
                 self.items = items
@@ -122,22 +125,32 @@ public struct Paginated<Request: Sendable, Response: Sendable, Item>: AsyncSeque
             }
 
             mutating func nextPage(isolation actor: isolated (any Actor)?) async throws -> (response: Response, items: [Item])? {
+                if let failure {
+                    self.failure = nil
+                    throw failure
+                }
                 guard let current = request else { return nil }
                 // Ending here keeps a later next() from fetching again after an error.
                 request = nil
                 try Task.checkCancellation()
                 let page = index
                 index += 1
+                let response: Response
+                let pageItems: [Item]
                 do {
-                    let response = try await items.fetch(current)
-                    let pageItems = try items.pagination.items(response)
-                    request = try items.pagination.next(current, response, pageItems)
-                    return (response, pageItems)
+                    response = try await items.fetch(current)
+                    pageItems = try items.pagination.items(response)
                 } catch is CancellationError {
                     throw CancellationError()
                 } catch {
                     throw PaginationError(page: page, underlyingError: error)
                 }
+                do {
+                    request = try items.pagination.next(current, response, pageItems)
+                } catch {
+                    failure = PaginationError(page: page + 1, underlyingError: error)
+                }
+                return (response, pageItems)
             }
         }
     }

@@ -17,12 +17,20 @@ extension Pagination {
         _ page: WritableKeyPath<Request, Int> & Sendable, pageSize: KeyPath<Request, Int> & Sendable,
         items: KeyPath<Response, [Item]> & Sendable
     ) -> Pagination {
-        Pagination(items: { $0[keyPath: items] }) { request, _, items in
-            guard !items.isEmpty, items.count >= request[keyPath: pageSize] else { return nil }
-            var next = request
-            next[keyPath: page] += 1
-            return next
-        }
+        Pagination(
+            items: { $0[keyPath: items] },
+            next: { request, _, items in
+                guard !items.isEmpty, items.count >= request[keyPath: pageSize] else { return nil }
+                var next = request
+                next[keyPath: page] += 1
+                return next
+            },
+            randomAccess: RandomAccess(pageSize: { $0[keyPath: pageSize] }) { first, pagesAfter in
+                var request = first
+                request[keyPath: page] += pagesAfter
+                return request
+            }
+        )
     }
 
     /// Offset and limit: each request starts where the items so far end; a page with fewer items than the limit (or
@@ -41,12 +49,20 @@ extension Pagination {
         _ offset: WritableKeyPath<Request, Int> & Sendable, limit: KeyPath<Request, Int> & Sendable,
         items: KeyPath<Response, [Item]> & Sendable
     ) -> Pagination {
-        Pagination(items: { $0[keyPath: items] }) { request, _, items in
-            guard !items.isEmpty, items.count >= request[keyPath: limit] else { return nil }
-            var next = request
-            next[keyPath: offset] += items.count
-            return next
-        }
+        Pagination(
+            items: { $0[keyPath: items] },
+            next: { request, _, items in
+                guard !items.isEmpty, items.count >= request[keyPath: limit] else { return nil }
+                var next = request
+                next[keyPath: offset] += items.count
+                return next
+            },
+            randomAccess: RandomAccess(pageSize: { $0[keyPath: limit] }) { first, pagesAfter in
+                var request = first
+                request[keyPath: offset] += pagesAfter * first[keyPath: limit]
+                return request
+            }
+        )
     }
 
     /// A cursor that each page hands out for the next one (`next_cursor`, or `has_more` with an id): the walk ends

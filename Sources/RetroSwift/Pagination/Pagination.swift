@@ -15,6 +15,14 @@
 public struct Pagination<Request, Response, Item>: Sendable {
     let items: @Sendable (Response) throws -> [Item]
     let next: @Sendable (_ request: Request, _ response: Response, _ items: [Item]) throws -> Request?
+    /// For strategies that can name any page up front (page numbers, offsets): the page size the first request asks
+    /// for, and the request for the page `n` pages after the first.
+    let randomAccess: RandomAccess?
+
+    struct RandomAccess: Sendable {
+        let pageSize: @Sendable (_ first: Request) -> Int
+        let request: @Sendable (_ first: Request, _ pagesAfter: Int) -> Request
+    }
 
     /// A strategy of your own.
     ///
@@ -28,5 +36,15 @@ public struct Pagination<Request, Response, Item>: Sendable {
     ) {
         self.items = items
         self.next = next
+        self.randomAccess = nil
+    }
+
+    init(
+        items: @escaping @Sendable (Response) throws -> [Item],
+        next: @escaping @Sendable (Request, Response, [Item]) throws -> Request?, randomAccess: RandomAccess
+    ) {
+        self.items = items
+        self.next = next
+        self.randomAccess = randomAccess
     }
 }

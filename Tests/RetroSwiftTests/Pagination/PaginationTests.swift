@@ -100,7 +100,7 @@ struct PaginationTests {
         ])
     }
 
-    @Test("a next link to another origin ends the walk with PaginationError naming the page, and is never requested")
+    @Test("a next link to another origin ends the walk, after the linking page's items, with PaginationError; never requested")
     func linkToAnotherOrigin() async throws {
         // Given
         let (api, transport) = Self.api { _ in #"<https://evil.example/link?page=2>; rel="next""# }
@@ -114,11 +114,11 @@ struct PaginationTests {
         }
 
         // Then
-        #expect(seen.isEmpty)
-        #expect(error?.page == 0)
+        #expect(seen == Array(0..<5))
+        #expect(error?.page == 1)
         #expect(
             error?.description == """
-                page 0 (counting from 0): RetroSwift: the next page's link 'https://evil.example/link?page=2' leads to \
+                page 1 (counting from 0): RetroSwift: the next page's link 'https://evil.example/link?page=2' leads to \
                 another origin than the page (https://api.example/link); it was not followed
                 """)
         #expect(transport.requests.count == 1)
@@ -220,6 +220,37 @@ struct PaginationTests {
         #expect(error?.page == 2)
         #expect((error?.underlyingError as? URLError)?.code == .timedOut)
         #expect(transport.requests.isEmpty)
+    }
+
+    @Test("item(at:) and items(in:) fetch only the pages that hold them when the strategy can name pages; walk otherwise")
+    func randomAccess() async throws {
+        // Given
+        let (api, transport) = Self.api(count: 23)
+        let byPage = Paginated(api.pages, from: PageRequest(), by: .pageNumber(\.page, pageSize: \.perPage, items: \.self))
+        let byLink = Paginated(api.linked, from: LinkRequest(), by: .linkHeader(\.url, items: \.self))
+
+        // When
+        let seventh = try await byPage.item(at: 7)
+        let afterSeventh = transport.requests.map(\.encodedPathAndQuery)
+        let middle = try await byPage.items(in: 9..<16)
+        let pastTheEnd = try await byPage.items(in: 20..<40)
+        let negative = try await byPage.item(at: -1)
+        let requestsBeforeLink = transport.requests.count
+        let walked = try await byLink.item(at: 11)
+
+        // Then
+        #expect(seventh?.id == 7)
+        #expect(afterSeventh == ["/pages?page=2&per_page=5"])
+        #expect(middle.map(\.id) == Array(9..<16))
+        #expect(pastTheEnd.map(\.id) == Array(20..<23))
+        #expect(negative == nil)
+        #expect(
+            transport.requests.prefix(requestsBeforeLink).map(\.encodedPathAndQuery) == [
+                "/pages?page=2&per_page=5", "/pages?page=2&per_page=5", "/pages?page=3&per_page=5", "/pages?page=4&per_page=5",
+                "/pages?page=5&per_page=5",
+            ])
+        #expect(walked?.id == 11)
+        #expect(transport.requests.count - requestsBeforeLink == 3)
     }
 
     @Test("cancelling the walking task stops it before the next page is requested")
