@@ -14,8 +14,8 @@ extension Pagination {
     ///   - items: The items of a page.
     /// - Returns: The strategy.
     public static func pageNumber(
-        _ page: WritableKeyPath<Request, Int> & Sendable, pageSize: KeyPath<Request, Int> & Sendable,
-        items: KeyPath<Response, [Item]> & Sendable
+        _ page: WritableKeyPath<Request, Int>, pageSize: KeyPath<Request, Int>,
+        items: KeyPath<Response, [Item]>
     ) -> Pagination {
         Pagination(
             items: { $0[keyPath: items] },
@@ -46,8 +46,8 @@ extension Pagination {
     ///   - items: The items of a page.
     /// - Returns: The strategy.
     public static func offset(
-        _ offset: WritableKeyPath<Request, Int> & Sendable, limit: KeyPath<Request, Int> & Sendable,
-        items: KeyPath<Response, [Item]> & Sendable
+        _ offset: WritableKeyPath<Request, Int>, limit: KeyPath<Request, Int>,
+        items: KeyPath<Response, [Item]>
     ) -> Pagination {
         Pagination(
             items: { $0[keyPath: items] },
@@ -78,8 +78,8 @@ extension Pagination {
     ///   - items: The items of a page.
     /// - Returns: The strategy.
     public static func cursor(
-        _ cursor: WritableKeyPath<Request, String?> & Sendable, next: @escaping @Sendable (Response) -> String?,
-        items: KeyPath<Response, [Item]> & Sendable
+        _ cursor: WritableKeyPath<Request, String?>, next: @escaping (Response) -> String?,
+        items: KeyPath<Response, [Item]>
     ) -> Pagination {
         Pagination(items: { $0[keyPath: items] }) { request, response, _ in
             guard let value = next(response), !value.isEmpty, value != request[keyPath: cursor] else { return nil }
@@ -107,7 +107,7 @@ extension Pagination {
     ///   - items: The items of a page.
     /// - Returns: The strategy.
     public static func linkHeader<Body>(
-        _ url: WritableKeyPath<Request, String> & Sendable, items: KeyPath<Body, [Item]> & Sendable
+        _ url: WritableKeyPath<Request, String>, items: KeyPath<Body, [Item]>
     ) -> Pagination where Response == HttpResponse<Body> {
         Pagination(items: { $0.body[keyPath: items] }) { request, response, _ in
             guard let header = response.header("Link"), let link = LinkHeader.target(of: header, relation: "next") else {

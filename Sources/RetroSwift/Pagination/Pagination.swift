@@ -12,16 +12,18 @@
 ///     return next
 /// }
 /// ```
-public struct Pagination<Request, Response, Item>: Sendable {
-    let items: @Sendable (Response) throws -> [Item]
-    let next: @Sendable (_ request: Request, _ response: Response, _ items: [Item]) throws -> Request?
+// Not Sendable: key paths into request types of a main-actor-default module are not, and a walk runs its strategy
+// on the caller's actor anyway.
+public struct Pagination<Request, Response, Item> {
+    let items: (Response) throws -> [Item]
+    let next: (_ request: Request, _ response: Response, _ items: [Item]) throws -> Request?
     /// For strategies that can name any page up front (page numbers, offsets): the page size the first request asks
     /// for, and the request for the page `n` pages after the first.
     let randomAccess: RandomAccess?
 
-    struct RandomAccess: Sendable {
-        let pageSize: @Sendable (_ first: Request) -> Int
-        let request: @Sendable (_ first: Request, _ pagesAfter: Int) -> Request
+    struct RandomAccess {
+        let pageSize: (_ first: Request) -> Int
+        let request: (_ first: Request, _ pagesAfter: Int) -> Request
     }
 
     /// A strategy of your own.
@@ -31,8 +33,8 @@ public struct Pagination<Request, Response, Item>: Sendable {
     ///   - next: The request for the page after `response`, the answer to `request` holding `items`; `nil` when
     ///     `response` is the last page. A thrown error ends the walk with that error.
     public init(
-        items: @escaping @Sendable (_ response: Response) throws -> [Item],
-        next: @escaping @Sendable (_ request: Request, _ response: Response, _ items: [Item]) throws -> Request?
+        items: @escaping (_ response: Response) throws -> [Item],
+        next: @escaping (_ request: Request, _ response: Response, _ items: [Item]) throws -> Request?
     ) {
         self.items = items
         self.next = next
@@ -40,8 +42,8 @@ public struct Pagination<Request, Response, Item>: Sendable {
     }
 
     init(
-        items: @escaping @Sendable (Response) throws -> [Item],
-        next: @escaping @Sendable (Request, Response, [Item]) throws -> Request?, randomAccess: RandomAccess
+        items: @escaping (Response) throws -> [Item],
+        next: @escaping (Request, Response, [Item]) throws -> Request?, randomAccess: RandomAccess
     ) {
         self.items = items
         self.next = next

@@ -129,3 +129,27 @@ nonisolated final class FeedApi: Domain {
     @Get() var page: (FetchPageRequest) async throws -> HttpResponse<String>
     @Get(otherHosts: .allowing(["avatars.example-cdn.com"])) var avatar: (AvatarRequest) async throws -> Data
 }
+
+// The README's pagination example (Pagination section).
+struct Gist: Decodable, Sendable {
+    var id: String
+}
+
+struct GitHubIssue: Decodable, Sendable {
+    var number: Int
+}
+
+struct PublicGistsRequest: Sendable {
+    @Query var page: Int = 1
+    @Query("per_page") var perPage: Int = 30
+}
+
+struct IssuesPage: Sendable {
+    @Url var url: String = "/repos/apple/swift/issues?per_page=100"
+}
+
+// `nonisolated` and no `@unchecked Sendable`, as the README's Concurrency section says for this configuration.
+nonisolated final class GitHubApi: Domain {
+    @Get("/gists/public") var publicGists: (PublicGistsRequest) async throws -> [Gist]
+    @Get() var issues: (IssuesPage) async throws -> HttpResponse<[GitHubIssue]>
+}

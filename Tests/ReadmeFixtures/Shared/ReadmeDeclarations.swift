@@ -134,3 +134,27 @@ final class FeedApi: Domain, @unchecked Sendable {
     @Get() var page: (FetchPageRequest) async throws -> HttpResponse<String>
     @Get(otherHosts: .allowing(["avatars.example-cdn.com"])) var avatar: (AvatarRequest) async throws -> Data
 }
+
+// The README's pagination example (Pagination section).
+struct Gist: Decodable, Sendable {
+    var id: String
+}
+
+struct GitHubIssue: Decodable, Sendable {
+    var number: Int
+}
+
+struct PublicGistsRequest: Sendable {
+    @Query var page: Int = 1
+    @Query("per_page") var perPage: Int = 30
+}
+
+struct IssuesPage: Sendable {
+    @Url var url: String = "/repos/apple/swift/issues?per_page=100"
+}
+
+// @unchecked Sendable: as the README says, the subclass adds only endpoint wrappers.
+final class GitHubApi: Domain, @unchecked Sendable {
+    @Get("/gists/public") var publicGists: (PublicGistsRequest) async throws -> [Gist]
+    @Get() var issues: (IssuesPage) async throws -> HttpResponse<[GitHubIssue]>
+}

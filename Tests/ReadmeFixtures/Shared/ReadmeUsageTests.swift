@@ -19,6 +19,13 @@ func makeReadmeTransport() -> RecordingTransport {
         case (.get, "/health"): return HttpOperationResult(statusCode: 204)
         case (.get, "/test/fibonacci?count=8"): return .json("[0, 1, 1, 2, 3, 5, 8, 13]")
         case (.get, "/feeds/42?cursor=abc&limit=20"), (.get, "/feeds/42?cursor=def"): return .text("page", status: 200)
+        case (.get, let path) where path.hasPrefix("/gists/public?page="):
+            let page = Int(path.dropFirst("/gists/public?page=".count).prefix { $0.isNumber }) ?? 1
+            let ids = page <= 4 ? ((page - 1) * 30)..<(page * 30) : 0..<0
+            return .json("[" + ids.map { #"{"id":"g\#($0)"}"# }.joined(separator: ",") + "]")
+        case (.get, "/repos/apple/swift/issues?per_page=100"):
+            return .json(#"[{"number":1}]"#, headers: ["Link": #"</repos/apple/swift/issues?per_page=100&page=2>; rel="next""#])
+        case (.get, "/repos/apple/swift/issues?per_page=100&page=2"): return .json(#"[{"number":2}]"#)
         case (.get, "/u/7.png"): return HttpOperationResult(statusCode: 200, headers: [:], body: Data([0x89]))
         default: return .text("unexpected \(params.method) \(params.encodedPathAndQuery)", status: 500)
         }
@@ -155,6 +162,30 @@ struct ReadmeUsageTests {
         #expect(avatar == Data([0x89]))
         #expect(transport.lastRequest?.withholdsSharedHeaders == true)
         try feed.validateEndpoints()
+    }
+
+    @Test("the pagination example from the main actor: a limit, an item by index, and Link headers")
+    @MainActor
+    func pagination() async throws {
+        // Given
+        let transport = makeReadmeTransport()
+        transport.setConfiguration(baseURL: URL(string: "https://api.github.com")!, sharedHeaders: nil)
+        let github = GitHubApi(transport: transport)
+
+        // When
+        let gists = Paginated(github.publicGists, from: PublicGistsRequest(), by: .pageNumber(\.page, pageSize: \.perPage, items: \.self))
+        var first45: [String] = []
+        for try await gist in gists.prefix(45) { first45.append(gist.id) }
+        let hundredth = try await gists.item(at: 99)
+        let issues = Paginated(github.issues, from: IssuesPage(), by: .linkHeader(\.url, items: \.self))
+        var numbers: [Int] = []
+        for try await issue in issues { numbers.append(issue.number) }
+
+        // Then
+        #expect(first45 == (0..<45).map { "g\($0)" })
+        #expect(hundredth?.id == "g99")
+        #expect(numbers == [1, 2])
+        #expect(transport.requests.count == 2 + 1 + 2)
     }
 
     #if DETACHED
