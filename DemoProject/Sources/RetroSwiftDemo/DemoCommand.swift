@@ -62,11 +62,12 @@ struct DemoCommand: AsyncParsableCommand {
         let transport = URLSessionTransport()
         let schedules = SchedulesApi(transport: transport, baseURL: baseURL)
         let speech = ElevenLabsApi(transport: transport, baseURL: baseURL)
-        for domain in [schedules, speech] as [Domain] {
+        let events = EventsApi(transport: transport, baseURL: baseURL)
+        for domain in [schedules, speech, events] as [Domain] {
             domain.interceptors = [Console.wireLog]
             try domain.validateEndpoints()
         }
-        try await LiveWalkthrough(schedules: schedules, speech: speech, uploadSize: uploadMB * 1_048_576).run()
+        try await LiveWalkthrough(schedules: schedules, speech: speech, events: events, uploadSize: uploadMB * 1_048_576).run()
         try await MockWalkthrough(schedules: schedules).run()
         print("\nDone.")
     }

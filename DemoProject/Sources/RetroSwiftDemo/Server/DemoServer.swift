@@ -18,6 +18,7 @@ struct DemoServer {
         )
         await ScheduleRoutes(store: ScheduleStore()).register(on: server)
         await SpeechToTextRoute(progress: progress).register(on: server)
+        await EventRoutes().register(on: server)
         let task = Task { try await server.run() }
         try await server.waitUntilListening()
         guard case .ip4(_, let port)? = await server.listeningAddress else {

@@ -5,6 +5,7 @@ import RetroSwift
 struct LiveWalkthrough {
     let schedules: SchedulesApi
     let speech: ElevenLabsApi
+    let events: EventsApi
     let uploadSize: Int
 
     func run() async throws {
@@ -55,7 +56,17 @@ struct LiveWalkthrough {
             Console.result(error.description)
         }
 
+        try await walkEvents()
         try await upload()
+    }
+
+    private func walkEvents() async throws {
+        Console.step("Walk the paginated events (Link: rel=\"next\", 5 per page) and stop after 12: three pages are fetched")
+        let walk = Paginated(events.events, from: EventsPage(), by: .linkHeader(\.url, items: \.self))
+        var titles: [String] = []
+        for try await event in walk.prefix(12) { titles.append(event.title) }
+        guard titles.count == 12, titles.last == "Event 12" else { throw WalkthroughError("the walk gave \(titles)") }
+        Console.result("\(titles.first ?? "") ... \(titles.last ?? "") (12 events; page 4 was never requested)")
     }
 
     private func upload() async throws {
