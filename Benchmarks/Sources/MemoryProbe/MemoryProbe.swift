@@ -9,14 +9,14 @@ import RetroSwiftURLSession
     import FoundationNetworking
 #endif
 
-/// Measures peak resident memory of large uploads and downloads through RetroSwift, one transfer per process so
-/// the peak belongs to that transfer alone. `measure-memory.sh` drives it.
+/// Measures peak resident memory of large uploads and downloads, and of walking a long paginated list, through
+/// RetroSwift, one run per process so the peak belongs to that run alone. `measure-memory.sh` drives it.
 @main
 struct MemoryProbe: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "memory-probe",
         abstract: "Peak memory of large RetroSwift transfers.",
-        subcommands: [Serve.self, Upload.self, Download.self]
+        subcommands: [Serve.self, Upload.self, Download.self, Walk.self]
     )
 }
 
@@ -44,6 +44,18 @@ final class TransferApi: Domain, @unchecked Sendable {
         var bytes: Int
     }
 
+    struct ItemsRequest: Sendable {
+        @Query var page: Int = 1
+        @Query("per_page") var perPage: Int = 100
+        @Query var total: Int = 0
+    }
+
+    struct Item: Decodable, Sendable {
+        var id: Int
+        var name: String
+    }
+
+    @Get("/items", timeout: 600) var items: (ItemsRequest) async throws -> [Item]
     @Post("/upload", timeout: 600) var upload: (UploadRequest) async throws -> Received
     @Get("/download", timeout: 600) var download: (DownloadRequest) async throws -> DownloadedFile
 }
@@ -67,6 +79,14 @@ struct Serve: AsyncParsableCommand {
     func run() async throws {
         let server = try await TestServer.start(recordingBodies: false) { request in
             if request.method == "POST" { return .json(#"{"bytes":\#(request.bodyByteCount)}"#) }
+            if request.encodedPath == "/items" {
+                let query = Dictionary(request.queryItems.map { ($0.name, $0.value) }) { first, _ in first }
+                let (page, perPage, total) = (Int(query["page"] ?? "") ?? 1, Int(query["per_page"] ?? "") ?? 100, Int(query["total"] ?? "") ?? 0)
+                let ids = ((page - 1) * perPage)..<min(page * perPage, total)
+                // About 100 bytes per item: 10 MB of JSON for 100,000 items.
+                let padding = String(repeating: "x", count: 72)
+                return .json("[" + ids.map { #"{"id":\#($0),"name":"item \#($0) \#(padding)"}"# }.joined(separator: ",") + "]")
+            }
             let bytes = Int(request.queryItems.first { $0.name == "bytes" }?.value ?? "0") ?? 0
             return ScriptedResponse(
                 status: 200, headers: [("Content-Type", "application/octet-stream")], behavior: .streamed(byteCount: bytes))
@@ -123,6 +143,34 @@ struct Download: AsyncParsableCommand {
         guard size == megabytes * 1_048_576 else { throw ValidationError("downloaded \(size) bytes") }
         print(
             "download \(megabytes) MB via \(transport.rawValue): \(size) bytes on disk; peak RSS \(Int(peakResidentMiB())) MiB (\(Int(before)) MiB before the transfer)"
+        )
+    }
+}
+
+struct Walk: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Walk a paginated list with Paginated and .pageNumber, counting the items without keeping them.")
+
+    @Option var port: Int
+    @Option var items = 100_000
+    @Option var pageSize = 100
+    @Option var transport = TransportChoice.urlsession
+
+    func run() async throws {
+        let before = peakResidentMiB()
+        let api = TransferApi(transport: transport.make(port: port))
+        let walk = Paginated(
+            api.items, from: .init(perPage: pageSize, total: items), by: .pageNumber(\.page, pageSize: \.perPage, items: \.self))
+        var count = 0
+        var lastId = -1
+        for try await item in walk {
+            guard item.id == lastId + 1 else { throw ValidationError("item \(item.id) after \(lastId)") }
+            lastId = item.id
+            count += 1
+        }
+        guard count == items else { throw ValidationError("walked \(count) items") }
+        print(
+            "walk \(items) items in pages of \(pageSize) via \(transport.rawValue): \(count) items; peak RSS \(Int(peakResidentMiB())) MiB (\(Int(before)) MiB before the walk)"
         )
     }
 }
