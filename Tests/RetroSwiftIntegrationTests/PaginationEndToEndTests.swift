@@ -127,7 +127,8 @@ struct PaginationEndToEndTests {
         }
     }
 
-    @Test("a next link to another origin ends the walk with PaginationError; that origin receives nothing", arguments: TransportKind.allCases)
+    @Test(
+        "a next link to another origin ends the walk with PaginationError; that origin receives nothing", arguments: TransportKind.allCases)
     func linkToAnotherOrigin(kind: TransportKind) async throws {
         let away = try await TestServer.start { _ in ScriptedResponse(status: 200, body: Data("[]".utf8)) }
         do {

@@ -81,7 +81,9 @@ struct Serve: AsyncParsableCommand {
             if request.method == "POST" { return .json(#"{"bytes":\#(request.bodyByteCount)}"#) }
             if request.encodedPath == "/items" {
                 let query = Dictionary(request.queryItems.map { ($0.name, $0.value) }) { first, _ in first }
-                let (page, perPage, total) = (Int(query["page"] ?? "") ?? 1, Int(query["per_page"] ?? "") ?? 100, Int(query["total"] ?? "") ?? 0)
+                let (page, perPage, total) = (
+                    Int(query["page"] ?? "") ?? 1, Int(query["per_page"] ?? "") ?? 100, Int(query["total"] ?? "") ?? 0
+                )
                 let ids = ((page - 1) * perPage)..<min(page * perPage, total)
                 // About 100 bytes per item: 10 MB of JSON for 100,000 items.
                 let padding = String(repeating: "x", count: 72)

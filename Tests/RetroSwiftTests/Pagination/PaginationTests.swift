@@ -60,7 +60,10 @@ struct PaginationTests {
         #expect(afterPrefix == 2)
         #expect(found?.id == 10)
         #expect(all == Array(0..<12))
-        #expect(transport.requests.map(\.encodedPathAndQuery).suffix(3) == ["/pages?page=1&per_page=5", "/pages?page=2&per_page=5", "/pages?page=3&per_page=5"])
+        #expect(
+            transport.requests.map(\.encodedPathAndQuery).suffix(3) == [
+                "/pages?page=1&per_page=5", "/pages?page=2&per_page=5", "/pages?page=3&per_page=5",
+            ])
         #expect(transport.requests.count == 2 + 3 + 3)
     }
 
@@ -78,13 +81,15 @@ struct PaginationTests {
         #expect(transport.requests.count == 3)
     }
 
-    @Test("Link headers: followed as given, relative or absolute, whatever the parameters around rel=next", arguments: [
-        #"</link?page=NEXT>; rel="next""#,
-        #"<https://api.example/link?page=NEXT>; REL=next"#,
-        #"</first>; rel="first", </link?page=NEXT>; title="a, b; c"; rel="next last""#,
-        #"</link?page=NEXT>; rel="next"; rel="prev""#,
-        #"</other>; rel="x,next", </link?page=NEXT>;rel=next"#,
-    ])
+    @Test(
+        "Link headers: followed as given, relative or absolute, whatever the parameters around rel=next",
+        arguments: [
+            #"</link?page=NEXT>; rel="next""#,
+            #"<https://api.example/link?page=NEXT>; REL=next"#,
+            #"</first>; rel="first", </link?page=NEXT>; title="a, b; c"; rel="next last""#,
+            #"</link?page=NEXT>; rel="next"; rel="prev""#,
+            #"</other>; rel="x,next", </link?page=NEXT>;rel=next"#,
+        ])
     func linkHeaders(template: String) async throws {
         // Given
         let (api, transport) = Self.api { page in template.replacingOccurrences(of: "NEXT", with: String(page + 1)) }
@@ -95,9 +100,10 @@ struct PaginationTests {
 
         // Then
         #expect(all == Array(0..<12))
-        #expect(try transport.requests.map { try transport.url(of: $0).absoluteString } == [
-            "https://api.example/link", "https://api.example/link?page=2", "https://api.example/link?page=3",
-        ])
+        #expect(
+            try transport.requests.map { try transport.url(of: $0).absoluteString } == [
+                "https://api.example/link", "https://api.example/link?page=2", "https://api.example/link?page=3",
+            ])
     }
 
     @Test("a next link to another origin ends the walk, after the linking page's items, with PaginationError; never requested")
@@ -140,7 +146,9 @@ struct PaginationTests {
             var count = 0
             var failure: (any Error)?
             do {
-                for try await _ in Paginated(api.linked, from: LinkRequest(), by: .linkHeader(\.url, items: \.self)).prefix(20) { count += 1 }
+                for try await _ in Paginated(api.linked, from: LinkRequest(), by: .linkHeader(\.url, items: \.self)).prefix(20) {
+                    count += 1
+                }
             } catch {
                 failure = error
             }
