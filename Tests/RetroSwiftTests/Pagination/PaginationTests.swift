@@ -261,6 +261,25 @@ struct PaginationTests {
         #expect(transport.requests.count - requestsBeforeLink == 3)
     }
 
+    @Test("two walks of one endpoint at once, from two tasks, each get every item: walks share no state")
+    func concurrentWalks() async throws {
+        // Given
+        let (api, transport) = Self.api(count: 40)
+        @Sendable func walkAll() async throws -> [Int] {
+            try await Paginated(api.pages, from: PageRequest(), by: .pageNumber(\.page, pageSize: \.perPage, items: \.self))
+                .reduce(into: []) { $0.append($1.id) }
+        }
+
+        // When
+        async let first = walkAll()
+        async let second = walkAll()
+        let (a, b) = try await (first, second)
+
+        // Then
+        #expect(a == Array(0..<40) && b == Array(0..<40))
+        #expect(transport.requests.count == 2 * 9)
+    }
+
     @Test("cancelling the walking task stops it before the next page is requested")
     func cancellation() async throws {
         // Given
