@@ -111,33 +111,32 @@ struct DynamicURL: Equatable {
 
     private static let schemeCharacters = PercentEncoding.AllowedSet("+-.")
 
-    /// `host`, `host:port` or `[IPv6]:port`, with a port of at most five digits. Hosts are ASCII letters, digits,
-    /// `-`, `.` and `_` (internationalized names in punycode); no percent-encoding, which transports decode
-    /// differently.
+    /// `host`, `host:port` or `[IPv6]:port`, with a port of at most five digits.
     private static func isAuthority(_ authority: ArraySlice<UInt8>) -> Bool {
         var host = authority
         var port: ArraySlice<UInt8> = []
-        if authority.first == UInt8(ascii: "[") {
-            guard let close = authority.firstIndex(of: UInt8(ascii: "]")) else { return false }
-            host = authority[...close]
-            let after = authority[(close + 1)...]
-            if !after.isEmpty {
-                guard after.first == UInt8(ascii: ":") else { return false }
-                port = after.dropFirst()
-            }
-            let inside = host.dropFirst().dropLast()
-            guard inside.contains(UInt8(ascii: ":")),
-                inside.allSatisfy({ Character(Unicode.Scalar($0)).isHexDigit || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ".") })
-            else { return false }
-        } else {
-            if let colon = authority.lastIndex(of: UInt8(ascii: ":")) {
-                host = authority[..<colon]
-                port = authority[(colon + 1)...]
-            }
-            guard !host.isEmpty, host.allSatisfy(hostCharacters.contains) else { return false }
+        // The port follows the last ':' after the host; an IPv6 address's own colons sit inside its brackets.
+        let hostEnd =
+            authority.first == UInt8(ascii: "[")
+            ? authority.firstIndex(of: UInt8(ascii: "]")).map { $0 + 1 } : authority.startIndex
+        if let hostEnd, let colon = authority[hostEnd...].lastIndex(of: UInt8(ascii: ":")) {
+            host = authority[..<colon]
+            port = authority[(colon + 1)...]
         }
-        guard port.count <= 5, port.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return false }
+        guard isHost(host), port.count <= 5, port.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
+            return false
+        }
         return port.isEmpty || (Int(String(decoding: port, as: UTF8.self)) ?? .max) <= 65_535
+    }
+
+    /// A host as RetroSwift accepts one, in a `@Url` value and in ``OtherHostPolicy``: ASCII letters, digits, `-`,
+    /// `.` and `_` (internationalized names in punycode), or an IPv6 address in brackets. No percent-encoding, which
+    /// transports decode differently.
+    static func isHost(_ host: some BidirectionalCollection<UInt8>) -> Bool {
+        guard host.first == UInt8(ascii: "[") else { return !host.isEmpty && host.allSatisfy(hostCharacters.contains) }
+        let inside = host.dropFirst().dropLast()
+        return host.count > 2 && host.last == UInt8(ascii: "]") && inside.contains(UInt8(ascii: ":"))
+            && inside.allSatisfy { Character(Unicode.Scalar($0)).isHexDigit || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ".") }
     }
 
     private static let hostCharacters = PercentEncoding.AllowedSet("-._")

@@ -245,31 +245,21 @@ struct RequestBuilder {
         if let problem = settings.target?.problem {
             throw RequestError(.transportNotConfigured, endpoint: plan.endpoint, reason: "the domain's \(problem); nothing was sent")
         }
-        guard let dynamicURL else {
-            return HttpRequestParams(
-                method: plan.endpoint.method, encodedPath: encodedPath(), encodedQuery: encodedQuery(),
-                queryItems: queryItems, headers: headers, body: try body(), timeout: plan.timeout ?? settings.timeout,
-                responseDestination: plan.responseDestination, endpoint: plan.endpoint, domainTarget: settings.target
-            )
-        }
-        return try params(to: dynamicURL.url, from: dynamicURL.field)
-    }
-
-    /// The request for an endpoint whose `@Url` field gave `url`: the URL's own query comes first, then the `@Query`
-    /// fields'; a full URL becomes ``HttpRequestParams/absoluteURL``, its origin still to be checked.
-    private func params(to url: DynamicURL, from field: RequestPlan.Field) throws -> HttpRequestParams {
-        let ownItems = url.encodedQuery.map(PathTemplate.decodedItems) ?? []
-        let query = encodedQuery(after: url.encodedQuery, skipping: plan.template.staticQueryItems.count)
+        // A @Url field's value stands in for the template: its path, then its own query before the fields'.
+        let url = dynamicURL?.url
         var params = HttpRequestParams(
-            method: plan.endpoint.method, encodedPath: url.encodedPath, encodedQuery: query,
-            queryItems: ownItems + queryItems, headers: headers, body: try body(), timeout: plan.timeout ?? settings.timeout,
-            responseDestination: plan.responseDestination, endpoint: plan.endpoint, domainTarget: settings.target
+            method: plan.endpoint.method, encodedPath: url?.encodedPath ?? encodedPath(),
+            encodedQuery: encodedQuery(after: url.map(\.encodedQuery) ?? plan.template.staticQuery),
+            queryItems: url?.encodedQuery.map { PathTemplate.decodedItems($0) + queryItems } ?? queryItems, headers: headers,
+            body: try body(), timeout: plan.timeout ?? settings.timeout, responseDestination: plan.responseDestination,
+            endpoint: plan.endpoint, domainTarget: settings.target
         )
-        if let schemeAndAuthority = url.schemeAndAuthority {
+        if let dynamicURL, let schemeAndAuthority = dynamicURL.url.schemeAndAuthority {
+            // A full URL becomes the absolute URL, its origin still to be checked against the base URL's.
             let text = schemeAndAuthority + params.encodedPathAndQuery
-            guard let absolute = URL(string: text) else { throw invalid(field, "the URL '\(text)' is not a valid URL") }
+            guard let absolute = URL(string: text) else { throw invalid(dynamicURL.field, "the URL '\(text)' is not a valid URL") }
             params.absoluteURL = absolute
-            params.dynamicURLState = .pendingOriginCheck(field: field.property, policy: plan.otherHosts)
+            params.dynamicURLState = .pendingOriginCheck(field: dynamicURL.field.property, policy: plan.otherHosts)
         }
         return params
     }
@@ -285,16 +275,13 @@ struct RequestBuilder {
         return path
     }
 
-    private func encodedQuery() -> String? {
-        encodedQuery(after: plan.template.staticQuery, skipping: plan.template.staticQueryItems.count)
-    }
-
-    /// `prefix` (an already encoded query), then the query items after the first `skipped`, which `prefix` holds.
-    private func encodedQuery(after prefix: String?, skipping skipped: Int) -> String? {
+    /// `prefix` (an already encoded query: the template's, or a `@Url` value's), then the query items the fields
+    /// added, which come after the template's own.
+    private func encodedQuery(after prefix: String?) -> String? {
         // Appended into one string: a parts array and `joined` cost two allocations more.
         var query = prefix ?? ""
         var hasQuery = prefix != nil
-        for item in queryItems.dropFirst(skipped) {
+        for item in queryItems.dropFirst(plan.template.staticQueryItems.count) {
             if hasQuery { query += "&" }
             hasQuery = true
             query += PercentEncoding.encode(item.name, allowing: PercentEncoding.queryComponent)

@@ -74,15 +74,7 @@ public struct OtherHostPolicy: Sendable, Hashable {
         return names.filter { !Self.isHostName($0) }.sorted()
     }
 
-    /// A host name as a `@Url` value may carry one (ASCII letters, digits, `-`, `.`, `_`), or an IPv6 literal in
-    /// brackets; no scheme, port, path or user information.
     private static func isHostName(_ name: String) -> Bool {
-        if name.hasPrefix("[") {
-            return name.count > 2 && name.hasSuffix("]")
-                && name.dropFirst().dropLast().allSatisfy { $0.isHexDigit || $0 == ":" || $0 == "." }
-        }
-        return !name.isEmpty && name.utf8.allSatisfy(hostCharacters.contains)
+        DynamicURL.isHost(name.utf8)
     }
-
-    private static let hostCharacters = PercentEncoding.AllowedSet("-._")
 }

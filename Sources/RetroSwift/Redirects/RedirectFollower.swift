@@ -118,19 +118,11 @@ enum RedirectFollower {
 /// as browsers do; `%` is kept, so an already encoded `Location` stays as it is. `URL(string:)` would encode these
 /// on some platforms and refuse them on others.
 private func encodedLocation(_ location: String) -> String {
-    let allowed = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~:/?#[]@!$&'()*+,;=%".utf8)
-    guard !location.utf8.allSatisfy(allowed.contains) else { return location }
-    let hex = Array("0123456789ABCDEF".utf8)
-    var bytes: [UInt8] = []
-    for byte in location.utf8 {
-        if allowed.contains(byte) {
-            bytes.append(byte)
-        } else {
-            bytes += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
-        }
-    }
-    return String(decoding: bytes, as: UTF8.self)
+    PercentEncoding.encode(location, allowing: urlCharacters)
 }
+
+/// Every character RFC 3986 allows somewhere in a URL, and `%`.
+private let urlCharacters = PercentEncoding.AllowedSet("-._~:/?#[]@!$&'()*+,;=%")
 
 extension HttpRequestParams {
     /// Points the request at `target`: the URL transports use, and the path and query that logs and transports read.
