@@ -249,7 +249,7 @@ struct RequestBuilder {
         let url = dynamicURL?.url
         var params = HttpRequestParams(
             method: plan.endpoint.method, encodedPath: url?.encodedPath ?? encodedPath(),
-            encodedQuery: encodedQuery(after: url.map(\.encodedQuery) ?? plan.template.staticQuery),
+            encodedQuery: encodedQuery(after: url.map { $0.encodedQuery } ?? plan.template.staticQuery),
             queryItems: url?.encodedQuery.map { PathTemplate.decodedItems($0) + queryItems } ?? queryItems, headers: headers,
             body: try body(), timeout: plan.timeout ?? settings.timeout, responseDestination: plan.responseDestination,
             endpoint: plan.endpoint, domainTarget: settings.target
