@@ -17,20 +17,9 @@ extension Pagination {
         _ page: WritableKeyPath<Request, Int>, pageSize: KeyPath<Request, Int>,
         items: KeyPath<Response, [Item]>
     ) -> Pagination {
-        Pagination(
-            items: { $0[keyPath: items] },
-            next: { request, _, items in
-                guard !items.isEmpty, items.count >= request[keyPath: pageSize] else { return nil }
-                var next = request
-                next[keyPath: page] += 1
-                return next
-            },
-            randomAccess: RandomAccess(pageSize: { $0[keyPath: pageSize] }) { first, pagesAfter in
-                var request = first
-                request[keyPath: page] += pagesAfter
-                return request
-            }
-        )
+        sizedPages(items: items, size: pageSize, advance: { request, _ in request[keyPath: page] += 1 }) { request, pagesAfter in
+            request[keyPath: page] += pagesAfter
+        }
     }
 
     /// Offset and limit: each request starts where the items so far end; a page with fewer items than the limit (or
@@ -49,17 +38,35 @@ extension Pagination {
         _ offset: WritableKeyPath<Request, Int>, limit: KeyPath<Request, Int>,
         items: KeyPath<Response, [Item]>
     ) -> Pagination {
+        sizedPages(items: items, size: limit, advance: { request, count in request[keyPath: offset] += count }) { request, pagesAfter in
+            request[keyPath: offset] += pagesAfter * request[keyPath: limit]
+        }
+    }
+
+    /// Pages of the size the request asks for, where a short or empty page is the last, and any page can be named
+    /// up front: what page numbers and offsets share.
+    ///
+    /// - Parameters:
+    ///   - items: The items of a page.
+    ///   - size: The request's page size field.
+    ///   - advance: Moves a request on past a page of that many items.
+    ///   - jump: Moves the first request on by that many pages.
+    private static func sizedPages(
+        items: KeyPath<Response, [Item]>, size: KeyPath<Request, Int>,
+        advance: @escaping (inout Request, _ itemCount: Int) -> Void,
+        jump: @escaping (inout Request, _ pagesAfter: Int) -> Void
+    ) -> Pagination {
         Pagination(
             items: { $0[keyPath: items] },
             next: { request, _, items in
-                guard !items.isEmpty, items.count >= request[keyPath: limit] else { return nil }
+                guard !items.isEmpty, items.count >= request[keyPath: size] else { return nil }
                 var next = request
-                next[keyPath: offset] += items.count
+                advance(&next, items.count)
                 return next
             },
-            randomAccess: RandomAccess(pageSize: { $0[keyPath: limit] }) { first, pagesAfter in
+            randomAccess: RandomAccess(pageSize: { $0[keyPath: size] }) { first, pagesAfter in
                 var request = first
-                request[keyPath: offset] += pagesAfter * first[keyPath: limit]
+                jump(&request, pagesAfter)
                 return request
             }
         )
