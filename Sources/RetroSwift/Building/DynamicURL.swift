@@ -10,11 +10,6 @@ struct DynamicURL: Equatable {
     /// The percent-encoded query without `?`, or `nil` when the value has none (or an empty one).
     let encodedQuery: String?
 
-    /// Why a value cannot be used, worded to follow "the URL ...".
-    struct Problem: Error, Equatable {
-        let reason: String
-    }
-
     /// Checks and encodes `value`.
     ///
     /// - A fragment (`#...`) is dropped, as it is never sent.
@@ -27,8 +22,8 @@ struct DynamicURL: Equatable {
     ///
     /// Delimiters are found in the UTF-8 bytes, never in `Character`s: a `/` or `#` followed by a combining mark is
     /// one `Character` that compares unequal to `/`, and must still count as the delimiter it is on the wire.
-    static func parse(_ value: String) -> Result<DynamicURL, Problem> {
-        func refuse(_ reason: String) -> Result<DynamicURL, Problem> { .failure(Problem(reason: reason)) }
+    static func parse(_ value: String) -> Result<DynamicURL, InvalidValue> {
+        func refuse(_ reason: String) -> Result<DynamicURL, InvalidValue> { .failure(InvalidValue(reason: reason)) }
         let bytes = Array(value.utf8)
         if bytes.isEmpty { return refuse("the URL is empty; give a path such as '/items' or a full URL") }
         if let byte = bytes.first(where: { $0 < 0x20 || $0 == 0x7F }) {

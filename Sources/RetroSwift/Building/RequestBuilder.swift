@@ -165,12 +165,21 @@ struct RequestBuilder {
     }
 
     private func pathSegment<Values: Collection<String>>(_ values: Values, _ field: RequestPlan.Field) throws -> String {
-        guard values.count == 1, let text = values.first else {
-            throw invalid(field, values.isEmpty ? "path value is nil" : "path value is an array; a placeholder takes one value")
+        switch Self.pathSegment(values) {
+        case .success(let segment): return segment
+        case .failure(let problem): throw invalid(field, problem.reason)
         }
-        if text.isEmpty { throw invalid(field, "path value is empty, which would change the path") }
-        if text == "." || text == ".." { throw invalid(field, "path value '\(text)' is not allowed (path traversal)") }
-        return PercentEncoding.encode(text, allowing: PercentEncoding.pathSegment)
+    }
+
+    /// The one rule for a value that fills a path placeholder, a `@Path` field's or a nested domain's: exactly one
+    /// non-empty string, not `.` or `..`, percent-encoded as one segment.
+    static func pathSegment<Values: Collection<String>>(_ values: Values) -> Result<String, InvalidValue> {
+        guard values.count == 1, let text = values.first else {
+            return .failure(.init(reason: values.isEmpty ? "path value is nil" : "path value is an array; a placeholder takes one value"))
+        }
+        if text.isEmpty { return .failure(.init(reason: "path value is empty, which would change the path")) }
+        if text == "." || text == ".." { return .failure(.init(reason: "path value '\(text)' is not allowed (path traversal)")) }
+        return .success(PercentEncoding.encode(text, allowing: PercentEncoding.pathSegment))
     }
 
     private mutating func addHeader<Values: Collection<String>>(_ values: Values, _ field: RequestPlan.Field) throws {

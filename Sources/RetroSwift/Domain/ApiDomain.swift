@@ -25,4 +25,14 @@ open class ApiDomain: Domain {
     public override init(transport: any HttpTransport) {
         super.init(transport: transport)
     }
+
+    /// Creates a domain nested in `parent`, sharing its transport and settings; see ``Domain/init(parent:path:values:)``.
+    ///
+    /// - Parameters:
+    ///   - parent: The domain this one is reached from.
+    ///   - path: The path before this domain's endpoints' own, such as `/repos/{owner}/{name}`.
+    ///   - values: The placeholders' values, by name.
+    public override init(parent: Domain, path: String, values: [String: Any] = [:]) {
+        super.init(parent: parent, path: path, values: values)
+    }
 }

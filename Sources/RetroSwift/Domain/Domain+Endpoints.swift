@@ -12,7 +12,8 @@ extension Domain {
     public func validateEndpoints() throws(DeclarationError) {
         let domain = String(describing: type(of: self))
         let issues = endpointProperties().flatMap { property in
-            property.endpoint.declarationIssues(domain: domain, name: RequestPlanner.propertyName(property.label))
+            property.endpoint.declarationIssues(
+                domain: domain, name: RequestPlanner.propertyName(property.label), pathPrefix: pathPrefix)
         }
         if !issues.isEmpty { throw DeclarationError(issues: issues) }
     }

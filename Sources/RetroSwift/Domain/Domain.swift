@@ -15,11 +15,53 @@ import Foundation
 open class Domain {
     /// The transport every endpoint of this domain sends through.
     public let transport: any HttpTransport
-    let settings = Locked(DomainSettings.makeDefault())
+    /// Shared with nested domains, so a change through any of them is seen by all.
+    let settings: Locked<DomainSettings>
+    /// The path a parent binds before this domain's endpoints, or `nil` for a domain that is not nested.
+    let pathPrefix: PathPrefix?
 
     /// Creates a domain sending through `transport`. Subclasses configure the transport here.
     public init(transport: any HttpTransport) {
         self.transport = transport
+        settings = Locked(DomainSettings.makeDefault())
+        pathPrefix = nil
+    }
+
+    /// Creates a domain nested in `parent` (Ethel's `client.gists.public` and `repository(owner:name:)`): its
+    /// endpoints' paths go after `path`, whose `{placeholders}` are filled from `values` once, here.
+    ///
+    /// ```swift
+    /// final class RepositoryApi: Domain, @unchecked Sendable {
+    ///     @Get("/issues") var issues: (IssuesRequest) async throws -> [Issue]
+    /// }
+    /// extension GitHubApi {
+    ///     func repository(owner: String, name: String) -> RepositoryApi {
+    ///         RepositoryApi(parent: self, path: "/repos/{owner}/{name}", values: ["owner": owner, "name": name])
+    ///     }
+    /// }
+    /// // GET /repos/apple/swift/issues?state=open
+    /// let open = try await github.repository(owner: "apple", name: "swift").issues(IssuesRequest(state: "open"))
+    /// ```
+    ///
+    /// The nested domain shares the parent's transport and its settings — interceptors, coders, base URL, shared
+    /// headers, redirect policy, timeout — so a change through either is seen by both. Values follow the rules of
+    /// `@Path`: one segment each, percent-encoded, never empty, `.` or `..`. A domain can be nested in a nested
+    /// domain; the paths add up.
+    ///
+    /// A mistake is thrown by each call of the nested domain, and nothing is sent: ``DeclarationError`` for a
+    /// malformed path, a query in it, a placeholder without a value or a value without a placeholder, or an
+    /// endpoint path that uses a placeholder the enclosing path binds (``validateEndpoints()`` reports these too);
+    /// ``RequestError`` naming the placeholder for a value that cannot be sent.
+    ///
+    /// - Parameters:
+    ///   - parent: The domain this one is reached from.
+    ///   - path: The path between the parent's endpoints' base and this domain's endpoints, such as
+    ///     `/repos/{owner}/{name}`.
+    ///   - values: The placeholders' values, by name.
+    public init(parent: Domain, path: String, values: [String: Any] = [:]) {
+        transport = parent.transport
+        settings = parent.settings
+        pathPrefix = PathPrefix(parent: parent.pathPrefix, path: path, values: values)
     }
 
     /// `Empty`, so subclasses can write it unqualified even if another module also declares one.

@@ -243,9 +243,9 @@ extension Endpoint: EndpointProtocol {
         state.mock.withLock { $0 = nil }
     }
 
-    func declarationIssues(domain: String, name: String) -> [DeclarationError.Issue] {
+    func declarationIssues(domain: String, name: String, pathPrefix: PathPrefix?) -> [DeclarationError.Issue] {
         let endpoint = EndpointIdentity(domain: domain, name: name, method: declaration.method, template: declaration.template)
-        return inspect(endpoint, declaration)
+        return inspect(endpoint, declaration) + (pathPrefix?.issues(for: endpoint) ?? [])
     }
 }
 

@@ -10,6 +10,7 @@ enum EndpointCall {
     ) async throws -> Response {
         let settings = domain.settings.current
         var params = try buildParams(domain, key, state, declaration, request, Response.self, settings)
+        if let prefix = domain.pathPrefix { try prefix.apply(to: &params) }
         let redirects = declaration.redirects ?? settings.redirectPolicy
         if params.dynamicURLState != nil {
             try params.settleOrigin(baseURL: baseURL(of: params, domain, settings), credentials: redirects)

@@ -9,5 +9,5 @@ final class EndpointState<Signature>: Sendable {
 /// Lets a domain find its endpoints among its stored properties without knowing their generic types.
 protocol EndpointProtocol {
     func removeMock()
-    func declarationIssues(domain: String, name: String) -> [DeclarationError.Issue]
+    func declarationIssues(domain: String, name: String, pathPrefix: PathPrefix?) -> [DeclarationError.Issue]
 }

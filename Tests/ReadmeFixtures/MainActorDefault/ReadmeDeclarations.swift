@@ -153,3 +153,19 @@ nonisolated final class GitHubApi: Domain {
     @Get("/gists/public") var publicGists: (PublicGistsRequest) async throws -> [Gist]
     @Get() var issues: (IssuesPage) async throws -> HttpResponse<[GitHubIssue]>
 }
+
+// The README's nested API example (Endpoints section).
+struct RepositoryIssuesRequest {
+    @Query var state: String = "open"
+}
+
+// `nonisolated` and no `@unchecked Sendable`, as the README's Concurrency section says for this configuration.
+nonisolated final class RepositoryApi: Domain {
+    @Get("/issues") var issues: (RepositoryIssuesRequest) async throws -> [GitHubIssue]
+}
+
+extension GitHubApi {
+    func repository(owner: String, name: String) -> RepositoryApi {
+        RepositoryApi(parent: self, path: "/repos/{owner}/{name}", values: ["owner": owner, "name": name])
+    }
+}

@@ -158,3 +158,19 @@ final class GitHubApi: Domain, @unchecked Sendable {
     @Get("/gists/public") var publicGists: (PublicGistsRequest) async throws -> [Gist]
     @Get() var issues: (IssuesPage) async throws -> HttpResponse<[GitHubIssue]>
 }
+
+// The README's nested API example (Endpoints section).
+struct RepositoryIssuesRequest {
+    @Query var state: String = "open"
+}
+
+// @unchecked Sendable: as the README says, the subclass adds only endpoint wrappers.
+final class RepositoryApi: Domain, @unchecked Sendable {
+    @Get("/issues") var issues: (RepositoryIssuesRequest) async throws -> [GitHubIssue]
+}
+
+extension GitHubApi {
+    func repository(owner: String, name: String) -> RepositoryApi {
+        RepositoryApi(parent: self, path: "/repos/{owner}/{name}", values: ["owner": owner, "name": name])
+    }
+}

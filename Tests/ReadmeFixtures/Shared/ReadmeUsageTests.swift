@@ -26,6 +26,7 @@ func makeReadmeTransport() -> RecordingTransport {
         case (.get, "/repos/apple/swift/issues?per_page=100"):
             return .json(#"[{"number":1}]"#, headers: ["Link": #"</repos/apple/swift/issues?per_page=100&page=2>; rel="next""#])
         case (.get, "/repos/apple/swift/issues?per_page=100&page=2"): return .json(#"[{"number":2}]"#)
+        case (.get, "/repos/apple/swift/issues?state=open"): return .json(#"[{"number":3}]"#)
         case (.get, "/u/7.png"): return HttpOperationResult(statusCode: 200, headers: [:], body: Data([0x89]))
         default: return .text("unexpected \(params.method) \(params.encodedPathAndQuery)", status: 500)
         }
@@ -186,6 +187,10 @@ struct ReadmeUsageTests {
         #expect(hundredth?.id == "g99")
         #expect(numbers == [1, 2])
         #expect(transport.requests.count == 2 + 1 + 2)
+
+        // The nested API example: GET /repos/apple/swift/issues?state=open
+        let open = try await github.repository(owner: "apple", name: "swift").issues(RepositoryIssuesRequest())
+        #expect(open.map(\.number) == [3])
     }
 
     #if DETACHED
