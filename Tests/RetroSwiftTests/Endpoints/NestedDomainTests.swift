@@ -160,4 +160,34 @@ struct NestedDomainTests {
                 """)
         #expect(transport.requests.isEmpty)
     }
+
+    @Test("a placeholder without a value, and one the enclosing nested path already binds, are declaration mistakes")
+    func missingAndTwiceBound() async throws {
+        // Given
+        let (api, transport) = github()
+        let missing = RepositoryApi(parent: api, path: "/repos/{owner}/{name}", values: ["owner": "a"])
+        let twice = LabelsApi(parent: api.repository(owner: "a", name: "b"), path: "/x/{owner}", values: ["owner": "c"])
+
+        // When
+        let missingError = #expect(throws: DeclarationError.self) { try missing.validateEndpoints() }
+        let twiceError = await #expect(throws: DeclarationError.self) { _ = try await twice.label(LabelRequest(label: "l")) }
+
+        // Then
+        #expect(
+            missingError?.issues.map(\.description) == [
+                "RepositoryApi.issues (GET /issues): placeholder {name} of the nested path '/repos/{owner}/{name}' has no "
+                    + "value. Fix: pass values: [\"name\": ...].",
+                "RepositoryApi.issue (GET /issues/{number}): placeholder {name} of the nested path '/repos/{owner}/{name}' "
+                    + "has no value. Fix: pass values: [\"name\": ...].",
+                "RepositoryApi.link (GET @Url): placeholder {name} of the nested path '/repos/{owner}/{name}' has no value. "
+                    + "Fix: pass values: [\"name\": ...].",
+            ])
+        #expect(
+            twiceError?.description == """
+                RetroSwift found 1 declaration mistake:
+                - LabelsApi.label (GET /{label}): placeholder {owner} of '/x/{owner}' is already bound by the enclosing \
+                path '/repos/{owner}/{name}'. Fix: rename one of them.
+                """)
+        #expect(transport.requests.isEmpty)
+    }
 }
