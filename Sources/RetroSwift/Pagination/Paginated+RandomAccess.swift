@@ -38,15 +38,7 @@ extension Paginated {
         }
         var found: [Item] = []
         for page in (range.lowerBound / size)...((range.upperBound - 1) / size) {
-            let pageItems: [Item]
-            do {
-                try Task.checkCancellation()
-                pageItems = try pagination.items(await fetch(jump.request(first, page)))
-            } catch is CancellationError {
-                throw CancellationError()
-            } catch {
-                throw PaginationError(page: page, underlyingError: error)
-            }
+            let pageItems = try await fetchPage(jump.request(first, page), at: page, isolation: actor).items
             for (offset, item) in pageItems.enumerated() where range.contains(page * size + offset) { found.append(item) }
             if pageItems.count < size { break }
         }

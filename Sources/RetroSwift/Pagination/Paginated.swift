@@ -39,6 +39,24 @@ public struct Paginated<Request: Sendable, Response: Sendable, Item>: AsyncSeque
         self.pagination = pagination
     }
 
+    /// Fetches the page that `request` asks for and reads its items: the one place a walk sends a request, so every
+    /// way of walking stops on cancellation and reports failures the same way.
+    ///
+    /// - Throws: `CancellationError` when the task is cancelled; ``PaginationError`` at `position` for anything else.
+    func fetchPage(
+        _ request: Request, at position: Int, isolation actor: isolated (any Actor)?
+    ) async throws -> (response: Response, items: [Item]) {
+        do {
+            try Task.checkCancellation()
+            let response = try await fetch(request)
+            return (response, try pagination.items(response))
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            throw PaginationError(page: position, underlyingError: error)
+        }
+    }
+
     /// The whole responses, one per page, fetched as they are used.
     public var pages: Pages {
         Pages(items: self)
@@ -132,19 +150,9 @@ public struct Paginated<Request: Sendable, Response: Sendable, Item>: AsyncSeque
                 guard let current = request else { return nil }
                 // Ending here keeps a later next() from fetching again after an error.
                 request = nil
-                try Task.checkCancellation()
                 let page = index
                 index += 1
-                let response: Response
-                let pageItems: [Item]
-                do {
-                    response = try await items.fetch(current)
-                    pageItems = try items.pagination.items(response)
-                } catch is CancellationError {
-                    throw CancellationError()
-                } catch {
-                    throw PaginationError(page: page, underlyingError: error)
-                }
+                let (response, pageItems) = try await items.fetchPage(current, at: page, isolation: actor)
                 do {
                     request = try items.pagination.next(current, response, pageItems)
                 } catch {
