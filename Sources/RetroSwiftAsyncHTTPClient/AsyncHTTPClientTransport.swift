@@ -130,6 +130,15 @@
             let status = Int(response.status.code)
             // The URL the response came from: the requested one, unless a client of the user's followed redirects itself.
             let requested = response.url ?? URL(string: url)
+            if params.responseDestination == .stream && (200..<300).contains(status) {
+                // The stream outlives this call: the whole-request deadline ends here, and from now on the timeout is
+                // how long the body may be silent.
+                let seconds = params.timeout ?? defaultTimeout
+                let chunks = response.body.map { Data($0.readableBytesView) }
+                let stream = HttpBodyStream.reading(
+                    chunks, idleTimeout: .nanoseconds(Int64(seconds * 1_000_000_000)), translatingErrors: Self.translate)
+                return HttpOperationResult(statusCode: status, headers: headers, bodyStream: stream, url: requested)
+            }
             if params.responseDestination == .file && (200..<300).contains(status) {
                 let file = try await Self.download(response.body, to: temporaryDirectory)
                 return HttpOperationResult(statusCode: status, headers: headers, downloadedFileURL: file, url: requested)

@@ -21,6 +21,10 @@ public struct ScriptedResponse: Sendable {
         /// Send the head with the full `Content-Length` and the first `afterBytes` bytes of ``body``, then nothing
         /// more while the connection stays open: a stalled body.
         case stalled(afterBytes: Int)
+        /// Ignore ``body`` and send `pieces` with chunked transfer encoding, one every `interval` seconds (the
+        /// first at once), then end the body, or, when `holdingOpen`, send nothing more while the client stays
+        /// connected: a stream of events.
+        case chunked(pieces: [Data], interval: TimeInterval, holdingOpen: Bool = false)
     }
 
     /// The status code.

@@ -28,6 +28,12 @@ public final class TestServer: Sendable {
         URL(string: "http://127.0.0.1:\(port)")!
     }
 
+    /// How many client connections are open now: a client that stops reading a held-open stream should close its
+    /// connection.
+    public var openConnectionCount: Int {
+        connections.all.count
+    }
+
     /// Every request received so far, in order of completion.
     public var requests: [RecordedRequest] {
         recorded.all
@@ -194,6 +200,31 @@ private final class RecordingHandler: ChannelInboundHandler {
                 wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .init(statusCode: response.status), headers: headers))),
                 promise: nil)
             context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: response.body.prefix(afterBytes))))), promise: nil)
+        case .chunked(let pieces, let interval, let holdingOpen):
+            var headers = HTTPHeaders(response.headers)
+            headers.remove(name: "Content-Length")
+            context.writeAndFlush(
+                wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .init(statusCode: response.status), headers: headers))),
+                promise: nil)
+            send(pieces[...], interval: interval, holdingOpen: holdingOpen, context: context)
+        }
+    }
+
+    /// Writes `pieces` one every `interval` seconds, then ends the body unless `holdingOpen`.
+    private func send(_ pieces: ArraySlice<Data>, interval: TimeInterval, holdingOpen: Bool, context: ChannelHandlerContext) {
+        guard let piece = pieces.first else {
+            if !holdingOpen { context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil) }
+            return
+        }
+        context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: piece)))), promise: nil)
+        let rest = pieces.dropFirst()
+        guard !rest.isEmpty || !holdingOpen else { return }
+        let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        pendingDrip = context.eventLoop.scheduleTask(in: .milliseconds(Int64(interval * 1_000))) {
+            let (handler, context) = bound.value
+            handler.pendingDrip = nil
+            guard context.channel.isActive else { return }
+            handler.send(rest, interval: interval, holdingOpen: holdingOpen, context: context)
         }
     }
 

@@ -114,7 +114,7 @@ enum SessionTaskRunner {
     /// swift-corelibs-foundation reports a connection closed mid-body as `URLError(.unknown)` ("transfer closed
     /// with N bytes remaining"); Apple platforms say `.networkConnectionLost`. Report the latter everywhere so
     /// callers and retry policies see one error.
-    private static func normalized(_ error: any Error) -> any Error {
+    static func normalized(_ error: any Error) -> any Error {
         guard let urlError = error as? URLError, urlError.code == .unknown,
             urlError.localizedDescription.hasPrefix("transfer closed")
         else { return error }
@@ -122,7 +122,7 @@ enum SessionTaskRunner {
     }
 
     /// Starts the task `makeTask` returns, with `delegate` as its own delegate (`nil` when the session's own
-    /// delegate decides everything, as for ``FileStreamingSession``), and waits for it; cancelling the calling task
+    /// delegate decides everything, as for ``DelegateSession``), and waits for it; cancelling the calling task
     /// cancels it.
     static func run(
         delegate: SessionTaskDelegate?,

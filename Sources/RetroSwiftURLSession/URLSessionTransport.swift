@@ -53,7 +53,7 @@ public final class URLSessionTransport: ConfigurableHttpTransport {
     /// when the call ends, whatever its outcome; on Linux they are sent from memory) and `DownloadedFile` bodies
     /// (yours once the call returns; deleted if it fails).
     public let temporaryDirectory: URL
-    private let streamingSession = LazyFileStreamingSession()
+    private let delegateSession = LazyDelegateSession()
 
     /// Creates a transport on `session`.
     ///
@@ -153,8 +153,14 @@ public final class URLSessionTransport: ConfigurableHttpTransport {
     {
         let upload = try UploadSource(params.body, temporaryDirectory: temporaryDirectory)
         defer { upload.cleanUp() }
-        if params.responseDestination == .file {
+        switch params.responseDestination {
+        case .file:
             return try await download(request, upload: upload, delegate: delegate)
+        case .stream:
+            return try await delegateSession.session(for: session).send(
+                request, upload: upload, decisions: delegate, temporaryDirectory: temporaryDirectory, streams: true)
+        case .memory:
+            break
         }
         return try await SessionTaskRunner.data(request, upload: upload, in: session, delegate: delegate)
     }
@@ -176,7 +182,7 @@ public final class URLSessionTransport: ConfigurableHttpTransport {
         // its Content-Length.
         let hasFileBody = if case .file = upload { true } else { false }
         if hasFileBody || !downloadTaskCanWrite {
-            return try await streamingSession.session(for: session).send(
+            return try await delegateSession.session(for: session).send(
                 request, upload: upload, decisions: delegate, temporaryDirectory: temporaryDirectory)
         }
         var request = request
@@ -192,15 +198,15 @@ public final class URLSessionTransport: ConfigurableHttpTransport {
     }
 }
 
-/// The transport's ``FileStreamingSession``, made on first use: most transports never upload a file and download the
-/// answer to a file in one call, or download on Linux with no writable `NSTemporaryDirectory()`.
-private final class LazyFileStreamingSession: Sendable {
-    private let made = Locked<FileStreamingSession?>(nil)
+/// The transport's ``DelegateSession``, made on first use: most transports never stream a response, upload a file and
+/// download the answer to a file in one call, or download on Linux with no writable `NSTemporaryDirectory()`.
+private final class LazyDelegateSession: Sendable {
+    private let made = Locked<DelegateSession?>(nil)
 
-    func session(for session: URLSession) -> FileStreamingSession {
+    func session(for session: URLSession) -> DelegateSession {
         made.withLock { made in
             if let made { return made }
-            let new = FileStreamingSession(configuration: session.configuration)
+            let new = DelegateSession(configuration: session.configuration)
             made = new
             return new
         }

@@ -3,7 +3,9 @@ import Foundation
 /// A response body written to a temporary file instead of memory, for large downloads.
 ///
 /// The file belongs to you: move it somewhere permanent or delete it.
-public struct DownloadedFile: Sendable, Hashable, HttpResponseDecodable, FileResponse {
+public struct DownloadedFile: Sendable, Hashable, HttpResponseDecodable, UnbufferedResponse {
+    static var bodyDestination: ResponseDestination { .file }
+
     /// Where the body was written.
     public let url: URL
     /// The response's media type, if the server sent one.

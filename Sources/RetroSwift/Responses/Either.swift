@@ -41,4 +41,6 @@ extension Either: HttpResponseDecodable {
     }
 }
 
-extension Either: FileResponse where Response: FileResponse {}
+extension Either: UnbufferedResponse where Response: UnbufferedResponse {
+    static var bodyDestination: ResponseDestination { Response.bodyDestination }
+}

@@ -56,7 +56,7 @@ extension HttpResponse: HttpResponseDecodable {
     /// - Returns: The decoded body with the response's metadata.
     /// - Throws: ``HttpError`` for a status it does not take, ``RequestError`` when the body does not decode.
     public static func decode(from response: HttpOperationResult, context: ResponseDecodingContext) throws -> HttpResponse {
-        let readsRaw = Body.self is any HttpResponseDecodable.Type && !(Body.self is any FileResponse.Type)
+        let readsRaw = Body.self is any HttpResponseDecodable.Type && !(Body.self is any UnbufferedResponse.Type)
         let isRedirect = (300..<400).contains(response.statusCode) && readsRaw
         let bodyTakesErrors = (Body.self as? any HttpResponseDecodable.Type)?.decodesErrorStatuses ?? false
         guard response.isSuccess || isRedirect || bodyTakesErrors else {
@@ -69,4 +69,6 @@ extension HttpResponse: HttpResponseDecodable {
     }
 }
 
-extension HttpResponse: FileResponse where Body: FileResponse {}
+extension HttpResponse: UnbufferedResponse where Body: UnbufferedResponse {
+    static var bodyDestination: ResponseDestination { Body.bodyDestination }
+}

@@ -4,11 +4,14 @@ enum ResponseDecoding {
         type is any HttpResponseDecodable.Type || type is any Decodable.Type
     }
 
-    /// Only ``DownloadedFile``, directly or as `Either`'s success type, asks for the body on disk.
+    /// ``DownloadedFile`` asks for the body on disk and the streamed types for a stream, directly or as the body of
+    /// `Either`'s success type or of `HttpResponse`; everything else reads it from memory.
     static func destination(for type: Any.Type) -> ResponseDestination {
-        type is any FileResponse.Type ? .file : .memory
+        (type as? any UnbufferedResponse.Type)?.bodyDestination ?? .memory
     }
 }
 
-/// Response types whose success body is written to disk.
-protocol FileResponse {}
+/// Response types whose success body is not held in memory.
+protocol UnbufferedResponse {
+    static var bodyDestination: ResponseDestination { get }
+}

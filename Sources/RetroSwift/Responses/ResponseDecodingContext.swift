@@ -55,7 +55,7 @@ public struct ResponseDecodingContext: Sendable {
         return typed
     }
 
-    private static func describe(_ error: any Error) -> String {
+    static func describe(_ error: any Error) -> String {
         guard let decodingError = error as? DecodingError else { return "\(error)" }
         switch decodingError {
         case .dataCorrupted(let context), .keyNotFound(_, let context), .typeMismatch(_, let context), .valueNotFound(_, let context):

@@ -6,10 +6,13 @@ public struct HttpOperationResult: Sendable {
     public var statusCode: Int
     /// The response headers, every field in the order received; look one up with ``header(_:)``.
     public var headers: HttpHeaderFields
-    /// The response body in memory; empty when it went to ``downloadedFileURL``.
+    /// The response body in memory; empty when it went to ``downloadedFileURL`` or comes in ``bodyStream``.
     public var body: Data
     /// The file holding a 2xx body when the request asked for ``ResponseDestination/file``.
     public var downloadedFileURL: URL?
+    /// The body of a 2xx response to a request that asked for ``ResponseDestination/stream``, to be read while it
+    /// arrives; `nil` when the body is in ``body``.
+    public var bodyStream: HttpBodyStream?
     /// The URL this response came from. Transports set it to the URL they requested; RetroSwift resolves a
     /// relative `Location` against it, and after redirects it is the final URL. `nil` when unknown.
     public var url: URL?
@@ -21,10 +24,13 @@ public struct HttpOperationResult: Sendable {
     ///   - headers: The response headers.
     ///   - body: The body in memory.
     ///   - downloadedFileURL: The file holding a 2xx body, for ``ResponseDestination/file``.
+    ///   - bodyStream: The 2xx body still arriving, for ``ResponseDestination/stream``.
     ///   - url: The URL the response came from.
     public init(
-        statusCode: Int, headers: HttpHeaderFields = [:], body: Data = Data(), downloadedFileURL: URL? = nil, url: URL? = nil
+        statusCode: Int, headers: HttpHeaderFields = [:], body: Data = Data(), downloadedFileURL: URL? = nil,
+        bodyStream: HttpBodyStream? = nil, url: URL? = nil
     ) {
+        self.bodyStream = bodyStream
         self.statusCode = statusCode
         self.headers = headers
         self.body = body

@@ -5,4 +5,8 @@ public enum ResponseDestination: Sendable, Hashable {
     /// Stream the body of a 2xx response to a temporary file and report it in
     /// ``HttpOperationResult/downloadedFileURL``; error bodies stay in memory.
     case file
+    /// Return as soon as the head of a 2xx response arrives, with the body to be read from
+    /// ``HttpOperationResult/bodyStream`` while it arrives; error bodies stay in memory. A transport that cannot
+    /// stream may keep the body in memory instead: the streamed response types read it from there.
+    case stream
 }

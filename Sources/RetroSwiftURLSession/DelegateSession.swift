@@ -5,8 +5,16 @@ import RetroSwift
     import FoundationNetworking
 #endif
 
-/// A session of the transport's own for responses that go to a file when a download task cannot take them: a body
-/// uploaded from a file (Apple platforms), and, on Linux, any call while `NSTemporaryDirectory()` cannot be written.
+/// A session of the transport's own, whose delegate receives response bodies piece by piece: for streamed responses
+/// (``ResponseDestination/stream``), handed to the caller as they arrive, and for responses that go to a file when a
+/// download task cannot take them: a body uploaded from a file (Apple platforms), and, on Linux, any call while
+/// `NSTemporaryDirectory()` cannot be written.
+///
+/// A streamed call returns when the head of a 2xx response arrives; its body goes to an ``HttpBodyStream``. On Apple
+/// platforms the task is suspended while the reader is a megabyte behind. swift-corelibs-foundation has no such
+/// pause (its `suspend()` takes the transfer off the connection), so on Linux a reader slower than the network lets
+/// the buffer grow; the request's timeout is URLSession's idle timeout, so a silent stream fails with
+/// `URLError(.timedOut)` on both.
 ///
 /// An upload task sends a file with `Content-Length` (a body stream would go chunked, which presigned object-store
 /// uploads refuse), but hands its response body only to a session delegate. On Linux a download task first writes
@@ -14,12 +22,12 @@ import RetroSwift
 /// create its file there, whatever ``URLSessionTransport/temporaryDirectory`` says. This session's delegate writes
 /// 2xx bodies to disk piece by piece, straight into the transport's directory, and reports a file it cannot create
 /// as the call's error. Created on first use, with the configuration of the transport's session.
-final class FileStreamingSession: Sendable {
+final class DelegateSession: Sendable {
     private let session: URLSession
-    private let delegate: FileStreamingDelegate
+    private let delegate: DelegateSessionDelegate
 
     init(configuration: URLSessionConfiguration) {
-        delegate = FileStreamingDelegate()
+        delegate = DelegateSessionDelegate()
         session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
     }
 
@@ -28,9 +36,10 @@ final class FileStreamingSession: Sendable {
         session.finishTasksAndInvalidate()
     }
 
-    /// Sends `request` with `upload` as its body and streams a 2xx response body to a new file in `temporaryDirectory`.
+    /// Sends `request` with `upload` as its body and writes a 2xx response body to a new file in `temporaryDirectory`,
+    /// or, when `streams`, returns at the head with the body in ``HttpOperationResult/bodyStream``.
     func send(
-        _ request: URLRequest, upload: UploadSource, decisions: SessionTaskDelegate, temporaryDirectory: URL
+        _ request: URLRequest, upload: UploadSource, decisions: SessionTaskDelegate, temporaryDirectory: URL, streams: Bool = false
     ) async throws -> HttpOperationResult {
         try await SessionTaskRunner.run(delegate: nil) { complete in
             let task: URLSessionTask =
@@ -41,33 +50,39 @@ final class FileStreamingSession: Sendable {
                 }
             delegate.register(
                 task,
-                call: FileStreamingCall(
-                    request: request, decisions: decisions, temporaryDirectory: temporaryDirectory, complete: complete))
+                call: DelegateSessionCall(
+                    request: request, decisions: decisions, temporaryDirectory: temporaryDirectory, streams: streams,
+                    complete: complete))
             return task
         }
     }
 }
 
-/// What one call answered into a file has received so far.
+/// What one call of the delegate session has received so far.
 // @unchecked Sendable: its `var`s are touched only from the session's serial delegate queue, after registration.
-private final class FileStreamingCall: @unchecked Sendable {
+private final class DelegateSessionCall: @unchecked Sendable {
     let request: URLRequest
     let decisions: SessionTaskDelegate
     let temporaryDirectory: URL
+    /// Whether a 2xx body goes to the caller as it arrives rather than to a file.
+    let streams: Bool
     let complete: @Sendable (Result<HttpOperationResult, any Error>) -> Void
     var response: HTTPURLResponse?
     var file: URL?
     var handle: FileHandle?
+    /// The streamed body's writer, once the call has returned.
+    var writer: HttpBodyStream.Writer?
     var body = Data()
     var writeError: (any Error)?
 
     init(
-        request: URLRequest, decisions: SessionTaskDelegate, temporaryDirectory: URL,
+        request: URLRequest, decisions: SessionTaskDelegate, temporaryDirectory: URL, streams: Bool,
         complete: @escaping @Sendable (Result<HttpOperationResult, any Error>) -> Void
     ) {
         self.request = request
         self.decisions = decisions
         self.temporaryDirectory = temporaryDirectory
+        self.streams = streams
         self.complete = complete
     }
 }
@@ -75,14 +90,14 @@ private final class FileStreamingCall: @unchecked Sendable {
 /// Routes each task's callbacks to its call; redirects and challenges are decided by the call's
 /// ``SessionTaskDelegate``, as for every other task of the transport.
 // @unchecked Sendable: an NSObject subclass cannot be checked; its one stored property is a `let` of a Sendable type.
-private final class FileStreamingDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-    private let calls = Locked<[Int: FileStreamingCall]>([:])
+private final class DelegateSessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    private let calls = Locked<[Int: DelegateSessionCall]>([:])
 
-    func register(_ task: URLSessionTask, call: FileStreamingCall) {
+    func register(_ task: URLSessionTask, call: DelegateSessionCall) {
         calls.withLock { $0[task.taskIdentifier] = call }
     }
 
-    private func call(for task: URLSessionTask) -> FileStreamingCall? {
+    private func call(for task: URLSessionTask) -> DelegateSessionCall? {
         calls.withLock { $0[task.taskIdentifier] }
     }
 
@@ -109,7 +124,9 @@ private final class FileStreamingDelegate: NSObject, URLSessionDataDelegate, @un
     ) {
         guard let call = call(for: dataTask), let http = response as? HTTPURLResponse else { return completionHandler(.cancel) }
         call.response = http
-        if (200..<300).contains(http.statusCode) {
+        if call.streams, (200..<300).contains(http.statusCode) {
+            startStream(call, task: dataTask, response: http)
+        } else if (200..<300).contains(http.statusCode) {
             do {
                 (call.file, call.handle) = try TemporaryFile.create(.download, in: call.temporaryDirectory)
             } catch {
@@ -120,8 +137,33 @@ private final class FileStreamingDelegate: NSObject, URLSessionDataDelegate, @un
         completionHandler(.allow)
     }
 
+    /// Returns the call with the body still to come, which goes to the caller as it arrives.
+    private func startStream(_ call: DelegateSessionCall, task: URLSessionDataTask, response: HTTPURLResponse) {
+        // @unchecked Sendable: URLSessionTask is thread-safe but not declared Sendable on every platform.
+        struct TaskReference: @unchecked Sendable { let task: URLSessionTask }
+        let reference = TaskReference(task: task)
+        let (stream, writer) = HttpBodyStream.makeStream { reference.task.cancel() }
+        #if !canImport(FoundationNetworking)
+            writer.onDemand { reference.task.resume() }
+        #endif
+        call.writer = writer
+        let outcome = SessionTaskRunner.result(response, nil, call.request, call.decisions) { status, headers, url in
+            HttpOperationResult(statusCode: status, headers: headers, bodyStream: stream, url: url)
+        }
+        call.complete(outcome)
+    }
+
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         guard let call = call(for: dataTask) else { return }
+        if let writer = call.writer {
+            // Suspending pauses reading on Apple platforms; swift-corelibs-foundation would drop the transfer instead.
+            #if !canImport(FoundationNetworking)
+                if !writer.offer(data) { dataTask.suspend() }
+            #else
+                writer.offer(data)
+            #endif
+            return
+        }
         guard let handle = call.handle else { return call.body.append(data) }
         do {
             try handle.write(contentsOf: data)
@@ -133,6 +175,10 @@ private final class FileStreamingDelegate: NSObject, URLSessionDataDelegate, @un
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         guard let call = calls.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
+        if let writer = call.writer {
+            // The call returned at the head: the end, or the failure, is the stream's.
+            return writer.finish(throwing: error.map(SessionTaskRunner.normalized))
+        }
         try? call.handle?.close()
         let outcome = SessionTaskRunner.result(call.response, call.writeError ?? error, call.request, call.decisions) {
             status, headers, url in

@@ -1,0 +1,100 @@
+import Foundation
+
+/// A response body delivered while it arrives, as chunks of bytes: declare it as an endpoint's response type to read
+/// the raw body as it streams, or read it from ``HttpOperationResult/bodyStream`` in an interceptor.
+///
+/// ```swift
+/// @Get("/download/{id}")
+/// var download: (DownloadRequest) async throws -> HttpBodyStream
+///
+/// for try await chunk in try await api.download(request) { hash.update(data: chunk) }
+/// ```
+///
+/// The status was checked before the call returned: a non-2xx response throws ``HttpError`` with its body, as for any
+/// other response type. The chunks come as the transport receives them, at most about a megabyte is held for a reader
+/// that falls behind (the transport stops reading meanwhile, where it can: see the transport's documentation), and
+/// leaving the loop early, dropping the stream or cancelling the task closes the connection. The sequence can be
+/// iterated once; a failure of the connection (a dropped connection, a timeout while the server is silent) throws
+/// from the loop. ``ServerSentEvents``, ``JSONLines``, ``JSONTextSequence`` and ``TextLines`` read their elements
+/// from one of these.
+public struct HttpBodyStream: AsyncSequence, Sendable {
+    /// A chunk of the body, as it arrived.
+    public typealias Element = Data
+
+    private enum Source: Sendable {
+        case whole(Data)
+        case buffered(StreamReader)
+    }
+
+    private let source: Source
+
+    /// A body that is already in memory, delivered as one chunk (none when it is empty): for transports that cannot
+    /// stream, and for mocks.
+    ///
+    /// - Parameter data: The whole body.
+    public init(_ data: Data) {
+        source = .whole(data)
+    }
+
+    /// A body read through `buffer`.
+    init(buffer: StreamBuffer) {
+        source = .buffered(StreamReader(buffer))
+    }
+
+    /// Starts reading the body; do this once.
+    ///
+    /// - Returns: An iterator over the chunks.
+    public func makeAsyncIterator() -> Iterator {
+        switch source {
+        case .whole(let data): Iterator(pending: data.isEmpty ? nil : data, reader: nil)
+        case .buffered(let reader): Iterator(pending: nil, reader: reader)
+        }
+    }
+
+    /// Reads the chunks of an ``HttpBodyStream``.
+    public struct Iterator: AsyncIteratorProtocol, Sendable {
+        fileprivate var pending: Data?
+        fileprivate let reader: StreamReader?
+
+        /// The next chunk.
+        ///
+        /// - Returns: The chunk, or `nil` when the body has ended.
+        /// - Throws: The transport's error when the connection failed before the end, `CancellationError` when the
+        ///   task was cancelled.
+        public mutating func next() async throws -> Data? {
+            if let chunk = pending {
+                pending = nil
+                return chunk
+            }
+            return try await reader?.buffer.next()
+        }
+    }
+
+    /// Reads the rest of the body into memory.
+    ///
+    /// - Parameter limit: The most bytes to accept.
+    /// - Returns: The body.
+    /// - Throws: `URLError(.dataLengthExceedsMaximum)` past `limit`, or what reading the body throws.
+    public func collect(upTo limit: Int) async throws -> Data {
+        var body = Data()
+        for try await chunk in self {
+            guard body.count + chunk.count <= limit else { throw URLError(.dataLengthExceedsMaximum) }
+            body.append(chunk)
+        }
+        return body
+    }
+}
+
+/// The reading end of a ``StreamBuffer``, shared by a stream's copies and iterators: when the last of them goes, nobody
+/// can read on, so the buffer is cancelled and the transport closes the connection.
+private final class StreamReader: Sendable {
+    let buffer: StreamBuffer
+
+    init(_ buffer: StreamBuffer) {
+        self.buffer = buffer
+    }
+
+    deinit {
+        buffer.cancel()
+    }
+}

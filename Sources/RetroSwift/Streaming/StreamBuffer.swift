@@ -1,0 +1,246 @@
+import Foundation
+
+/// The chunks of one streamed response body, between the transport that writes them and the caller that reads them.
+///
+/// It holds at most about `capacity` bytes: a writer that can wait (``HttpBodyStream/Writer/write(_:)``) is suspended
+/// until the reader catches up, and one that cannot (a URLSession delegate, ``HttpBodyStream/Writer/offer(_:)``) is
+/// told to pause and called back through `onDemand`. When the reader goes away (the sequence is dropped, the loop is
+/// left early, or its task is cancelled) the buffer drops what it holds and calls `onCancel` once, so the transport
+/// closes the connection.
+final class StreamBuffer: Sendable {
+    private enum Outcome {
+        case open
+        case finished
+        case failed(any Error)
+    }
+
+    private struct State {
+        var chunks: [Data] = []
+        var head = 0
+        var bufferedBytes = 0
+        var outcome = Outcome.open
+        var cancelled = false
+        var reader: CheckedContinuation<Data?, any Error>?
+        var writer: CheckedContinuation<Void, any Error>?
+        var writerPaused = false
+        var lastActivity = ContinuousClock.now
+
+        var isWaitingForNetwork: Bool {
+            writer == nil && !writerPaused
+        }
+
+        mutating func pop() -> Data? {
+            guard head < chunks.count else { return nil }
+            let chunk = chunks[head]
+            chunks[head] = Data()
+            head += 1
+            if head == chunks.count {
+                chunks.removeAll(keepingCapacity: true)
+                head = 0
+            }
+            bufferedBytes -= chunk.count
+            return chunk
+        }
+    }
+
+    private let state = Locked(State())
+    private let capacity: Int
+    private let onCancel: @Sendable () -> Void
+    private let onDemand = Locked<(@Sendable () -> Void)?>(nil)
+
+    init(capacity: Int, onCancel: @escaping @Sendable () -> Void) {
+        self.capacity = max(capacity, 1)
+        self.onCancel = onCancel
+    }
+
+    // MARK: Reading
+
+    /// The next chunk, `nil` at the end; the transport's error once, then `nil`.
+    func next() async throws -> Data? {
+        if Task.isCancelled {
+            cancel()
+            throw CancellationError()
+        }
+        if let ready = takeReady() { return try ready.get() }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Data?, any Error>) in
+                let (ready, wake) = state.withLock { state -> (Result<Data?, any Error>?, Wake) in
+                    if let chunk = state.pop() { return (.success(chunk), wakeWriter(&state)) }
+                    if state.cancelled { return (.failure(CancellationError()), .none) }
+                    switch state.outcome {
+                    case .finished: return (.success(nil), .none)
+                    case .failed(let error):
+                        state.outcome = .finished
+                        return (.failure(error), .none)
+                    case .open:
+                        state.reader = continuation
+                        return (nil, .none)
+                    }
+                }
+                wake.perform(onDemand: onDemand.current)
+                if let ready { continuation.resume(with: ready) }
+            }
+        } onCancel: {
+            cancel()
+        }
+    }
+
+    /// A chunk or the end that is already there, without suspending; `nil` when the reader must wait.
+    private func takeReady() -> Result<Data?, any Error>? {
+        let (ready, wake) = state.withLock { state -> (Result<Data?, any Error>?, Wake) in
+            if let chunk = state.pop() { return (.success(chunk), wakeWriter(&state)) }
+            if state.cancelled { return (.failure(CancellationError()), .none) }
+            switch state.outcome {
+            case .finished: return (.success(nil), .none)
+            case .failed(let error):
+                state.outcome = .finished
+                return (.failure(error), .none)
+            case .open: return (nil, .none)
+            }
+        }
+        wake.perform(onDemand: onDemand.current)
+        return ready
+    }
+
+    private enum Wake {
+        case none
+        case writer(CheckedContinuation<Void, any Error>)
+        case demand
+
+        func perform(onDemand: (@Sendable () -> Void)?) {
+            switch self {
+            case .none: break
+            case .writer(let continuation): continuation.resume()
+            case .demand: onDemand?()
+            }
+        }
+    }
+
+    /// Lets a suspended or paused writer go on once the reader has made room (half the capacity for a paused one,
+    /// so a URLSession task is not resumed and suspended for every chunk).
+    private func wakeWriter(_ state: inout State) -> Wake {
+        if let writer = state.writer, state.bufferedBytes < capacity {
+            state.writer = nil
+            state.lastActivity = .now
+            return .writer(writer)
+        }
+        if state.writerPaused, state.bufferedBytes <= capacity / 2 {
+            state.writerPaused = false
+            state.lastActivity = .now
+            return .demand
+        }
+        return .none
+    }
+
+    /// The reader is gone: drop the chunks, fail a waiting writer and tell the transport, once.
+    func cancel() {
+        let (reader, writer, wasOpen) = state.withLock { state in
+            guard !state.cancelled else {
+                return (nil, nil, false) as (CheckedContinuation<Data?, any Error>?, CheckedContinuation<Void, any Error>?, Bool)
+            }
+            state.cancelled = true
+            state.chunks = []
+            state.head = 0
+            state.bufferedBytes = 0
+            defer {
+                state.reader = nil
+                state.writer = nil
+            }
+            if case .open = state.outcome { return (state.reader, state.writer, true) }
+            return (state.reader, state.writer, false)
+        }
+        reader?.resume(throwing: CancellationError())
+        writer?.resume(throwing: CancellationError())
+        if wasOpen { onCancel() }
+    }
+
+    // MARK: Writing
+
+    /// Adds a chunk, suspending while the buffer is full.
+    func write(_ chunk: Data) async throws {
+        guard try append(chunk) else { return }
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                let resumeNow: Result<Void, any Error>? = state.withLock { state in
+                    if state.cancelled { return .failure(CancellationError()) }
+                    if state.bufferedBytes < capacity { return .success(()) }
+                    state.writer = continuation
+                    return nil
+                }
+                if let resumeNow { continuation.resume(with: resumeNow) }
+            }
+        } onCancel: {
+            let writer = state.withLock { state in
+                defer { state.writer = nil }
+                return state.writer
+            }
+            writer?.resume(throwing: CancellationError())
+        }
+    }
+
+    /// Adds a chunk without waiting; returns `false` when the writer should pause until `onDemand` is called.
+    func offer(_ chunk: Data) -> Bool {
+        let full = (try? append(chunk)) ?? false
+        if full { state.withLock { $0.writerPaused = true } }
+        return !full
+    }
+
+    func setOnDemand(_ callback: @escaping @Sendable () -> Void) {
+        onDemand.withLock { $0 = callback }
+    }
+
+    /// Appends `chunk` or hands it to a waiting reader; returns whether the buffer is now full. Throws
+    /// `CancellationError` when the reader is gone.
+    private func append(_ chunk: Data) throws -> Bool {
+        guard !chunk.isEmpty else { return false }
+        let (reader, full) = try state.withLock { state -> (CheckedContinuation<Data?, any Error>?, Bool) in
+            if state.cancelled { throw CancellationError() }
+            guard case .open = state.outcome else { return (nil, false) }
+            state.lastActivity = .now
+            if let reader = state.reader {
+                state.reader = nil
+                return (reader, false)
+            }
+            state.chunks.append(chunk)
+            state.bufferedBytes += chunk.count
+            return (nil, state.bufferedBytes >= capacity)
+        }
+        reader?.resume(returning: chunk)
+        return full
+    }
+
+    /// Ends the body, cleanly or with `error`; later calls change nothing.
+    func finish(throwing error: (any Error)? = nil) {
+        let reader = state.withLock { state -> CheckedContinuation<Data?, any Error>? in
+            guard case .open = state.outcome else { return nil }
+            state.outcome = error.map { .failed($0) } ?? .finished
+            guard let reader = state.reader else { return nil }
+            state.reader = nil
+            if error != nil { state.outcome = .finished }
+            return reader
+        }
+        guard let reader else { return }
+        if let error { reader.resume(throwing: error) } else { reader.resume(returning: nil) }
+    }
+
+    // MARK: Idle time
+
+    /// When the body has been silent since, or `nil` when it is not waiting for the network (it ended, or the
+    /// reader is behind).
+    var silentSince: ContinuousClock.Instant? {
+        state.withLock { state in
+            guard case .open = state.outcome, !state.cancelled, state.isWaitingForNetwork, state.bufferedBytes < capacity else {
+                return nil
+            }
+            return state.lastActivity
+        }
+    }
+
+    var isOver: Bool {
+        state.withLock { state in
+            if state.cancelled { return true }
+            if case .open = state.outcome { return false }
+            return true
+        }
+    }
+}
