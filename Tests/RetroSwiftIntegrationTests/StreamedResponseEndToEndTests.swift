@@ -1,0 +1,273 @@
+import Foundation
+import RetroSwift
+import RetroSwiftTestServer
+import Testing
+
+/// Streamed responses against the scripted server on every transport: events arrive while the server holds the
+/// stream open, leaving the loop or cancelling closes the connection, and failures mid-stream throw from the loop.
+@Suite("End to end: streamed responses", .timeLimit(.minutes(4)))
+struct StreamedResponseEndToEndTests {
+    struct Delta: Decodable, Equatable, Sendable {
+        var text: String
+    }
+
+    struct Problem: Decodable, Equatable, Sendable {
+        var message: String
+    }
+
+    struct ResumeRequest: Sendable {
+        @Header("Last-Event-ID") var lastEventID: String? = nil
+    }
+
+    // @unchecked Sendable: the fixture adds only endpoint wrappers, set up in init and never reassigned.
+    final class Api: Domain, @unchecked Sendable {
+        @Post("/chat") var chat: () async throws -> ServerSentEvents<Delta>
+        @Get("/events") var events: (ResumeRequest) async throws -> ServerSentEvents<ServerSentEvent>
+        @Get("/chat", timeout: 1) var quickChat: () async throws -> ServerSentEvents<Delta>
+        @Post("/chat") var chatOrProblem: () async throws -> Either<ServerSentEvents<Delta>, Problem>
+        @Get("/logs") var logs: () async throws -> JSONLines<Delta>
+        @Get("/seq") var records: () async throws -> JSONTextSequence<Delta>
+        @Get("/lines") var lines: () async throws -> TextLines
+        @Get("/bytes") var bytes: () async throws -> HttpBodyStream
+        @Get("/bytes") var bytesWithHead: () async throws -> HttpResponse<HttpBodyStream>
+    }
+
+    static func event(_ text: String) -> Data {
+        Data("data: {\"text\":\"\(text)\"}\n\n".utf8)
+    }
+
+    static let eventStream = [("Content-Type", "text/event-stream")]
+
+    /// Waits until the server has no open connection, for at most five seconds.
+    static func connectionsClose(on server: TestServer) async throws -> Bool {
+        for _ in 0..<100 {
+            if server.openConnectionCount == 0 { return true }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return false
+    }
+
+    @Test(
+        "the first event arrives while the server holds the stream open, and leaving the loop closes the connection",
+        arguments: TransportKind.allCases)
+    func firstEventBeforeTheEnd(kind: TransportKind) async throws {
+        // Given: the second event would come a minute later
+        let pieces = [Self.event("Hel"), Self.event("lo")]
+        try await withServer(
+            kind,
+            respond: { _ in
+                ScriptedResponse(headers: Self.eventStream, behavior: .chunked(pieces: pieces, interval: 60, holdingOpen: true))
+            }
+        ) { transport, server in
+            let api = Api(transport: transport)
+            let clock = ContinuousClock()
+            let start = clock.now
+
+            // When
+            var received: [Delta] = []
+            for try await delta in try await api.chat() {
+                received.append(delta)
+                break
+            }
+
+            // Then
+            #expect(received == [Delta(text: "Hel")])
+            #expect(clock.now - start < .seconds(30))
+            let closed = try await Self.connectionsClose(on: server)
+            #expect(closed)
+        }
+    }
+
+    @Test(
+        "cancelling the task that reads a stream ends its loop with CancellationError and closes the connection",
+        arguments: TransportKind.allCases)
+    func cancellation(kind: TransportKind) async throws {
+        // Given
+        try await withServer(
+            kind,
+            respond: { _ in
+                ScriptedResponse(
+                    headers: Self.eventStream, behavior: .chunked(pieces: [Self.event("a")], interval: 60, holdingOpen: true))
+            }
+        ) { transport, server in
+            let api = Api(transport: transport)
+            let firstArrived = AsyncStream<Void>.makeStream()
+            let reader = Task {
+                var count = 0
+                for try await _ in try await api.chat() {
+                    count += 1
+                    firstArrived.continuation.yield()
+                }
+                return count
+            }
+            var arrivals = firstArrived.stream.makeAsyncIterator()
+            _ = await arrivals.next()
+
+            // When
+            reader.cancel()
+            let outcome = await reader.result
+
+            // Then
+            #expect(throws: CancellationError.self) { try outcome.get() }
+            let closed = try await Self.connectionsClose(on: server)
+            #expect(closed)
+        }
+    }
+
+    @Test("raw events keep names, ids and retry; Last-Event-ID is sent to resume", arguments: TransportKind.allCases)
+    func rawEventsAndResume(kind: TransportKind) async throws {
+        // Given: the body split inside a CR LF and inside a multi-byte character
+        let text = "retry: 2500\r\nid: 41\r\nevent: greeting\r\ndata: héllo\r\n\r\n: ping\r\nid: 42\r\ndata: a\r\ndata: b\r\n\r\n"
+        let bytes = Data(text.utf8)
+        let pieces = [bytes.prefix(12), bytes.dropFirst(12).prefix(33), bytes.dropFirst(45)].map { Data($0) }
+        try await withServer(
+            kind,
+            respond: { _ in
+                ScriptedResponse(headers: Self.eventStream, behavior: .chunked(pieces: pieces, interval: 0.05))
+            }
+        ) { transport, server in
+            let api = Api(transport: transport)
+
+            // When
+            var events: [ServerSentEvent] = []
+            for try await event in try await api.events(ResumeRequest(lastEventID: "40")) { events.append(event) }
+
+            // Then
+            #expect(
+                events == [
+                    ServerSentEvent(event: "greeting", data: "héllo", id: "41", retry: 2500),
+                    ServerSentEvent(data: "a\nb", id: "42"),
+                ])
+            #expect(server.requests.first?.header("Last-Event-ID") == "40")
+        }
+    }
+
+    @Test(
+        "a non-2xx answer to a stream throws HttpError with its body, or decodes Either's error side",
+        arguments: TransportKind.allCases)
+    func errorStatus(kind: TransportKind) async throws {
+        // Given
+        try await withServer(kind, respond: { _ in .json(#"{"message":"quota exceeded"}"#, status: 429) }) { transport, _ in
+            let api = Api(transport: transport)
+
+            // When
+            let error = await #expect(throws: HttpError.self) { _ = try await api.chat() }
+            let either = try await api.chatOrProblem()
+
+            // Then
+            #expect(error?.statusCode == 429)
+            #expect(error.map { String(decoding: $0.body, as: UTF8.self) } == #"{"message":"quota exceeded"}"#)
+            #expect(either.errorResponse == Problem(message: "quota exceeded"))
+        }
+    }
+
+    @Test("a connection dropped mid-stream throws from the loop after the events that arrived", arguments: TransportKind.allCases)
+    func droppedMidStream(kind: TransportKind) async throws {
+        // Given: the head announces more body than comes before the server closes
+        try await withServer(
+            kind,
+            respond: { _ in
+                ScriptedResponse(headers: Self.eventStream, body: Self.event("only"), behavior: .closeMidResponse)
+            }
+        ) { transport, _ in
+            let api = Api(transport: transport)
+            var received: [Delta] = []
+
+            // When
+            let error = await #expect(throws: (any Error).self) {
+                for try await delta in try await api.chat() { received.append(delta) }
+            }
+
+            // Then
+            #expect(received == [Delta(text: "only")])
+            #expect((error as? URLError)?.code == .networkConnectionLost)
+        }
+    }
+
+    @Test(
+        "a stream silent for longer than the timeout throws URLError.timedOut from the loop; a steady one outlives it",
+        arguments: TransportKind.allCases)
+    func idleTimeout(kind: TransportKind) async throws {
+        // Given: a one-second timeout; /chat goes silent after its first event, /steady sends one every 0.3 s for 2.4 s
+        try await withServer(
+            kind,
+            respond: { request in
+                let steady = request.encodedPath == "/steady"
+                let pieces = steady ? (1...8).map { Self.event("\($0)") } : [Self.event("first")]
+                return ScriptedResponse(
+                    headers: Self.eventStream, behavior: .chunked(pieces: pieces, interval: steady ? 0.3 : 60, holdingOpen: !steady))
+            }
+        ) { transport, server in
+            let api = Api(transport: transport)
+            let steady = SteadyApi(transport: transport)
+
+            // When
+            var received: [Delta] = []
+            let error = await #expect(throws: URLError.self) {
+                for try await delta in try await api.quickChat() { received.append(delta) }
+            }
+            let closed = try await Self.connectionsClose(on: server)
+            var steadyCount = 0
+            for try await _ in try await steady.steady() { steadyCount += 1 }
+
+            // Then
+            #expect(received == [Delta(text: "first")])
+            #expect(error?.code == .timedOut)
+            #expect(steadyCount == 8)
+            #expect(closed)
+        }
+    }
+
+    // @unchecked Sendable: the fixture adds only endpoint wrappers, set up in init and never reassigned.
+    final class SteadyApi: Domain, @unchecked Sendable {
+        @Get("/steady", timeout: 1) var steady: () async throws -> ServerSentEvents<Delta>
+    }
+
+    @Test("JSON Lines, JSON text sequences, text lines and raw bytes stream on every transport", arguments: TransportKind.allCases)
+    func otherFormats(kind: TransportKind) async throws {
+        // Given
+        let big = Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+        try await withServer(
+            kind,
+            respond: { request in
+                switch request.encodedPath {
+                case "/logs":
+                    return ScriptedResponse(
+                        behavior: .chunked(pieces: [Data("{\"text\":\"a\"}\r\n{\"te".utf8), Data("xt\":\"b\"}".utf8)], interval: 0.02))
+                case "/seq":
+                    return ScriptedResponse(
+                        behavior: .chunked(
+                            pieces: [Data("\u{1E}{\"text\":\"a\"}\n\u{1E}".utf8), Data("{\"text\":\"b\"}\n".utf8)], interval: 0.02))
+                case "/lines":
+                    return ScriptedResponse(behavior: .chunked(pieces: [Data("one\r".utf8), Data("\ntwo\nthree".utf8)], interval: 0.02))
+                default:
+                    return ScriptedResponse(
+                        headers: [("X-Size", "\(big.count)")],
+                        behavior: .chunked(pieces: [big.prefix(100_000), big.dropFirst(100_000)].map { Data($0) }, interval: 0.02))
+                }
+            }
+        ) { transport, _ in
+            let api = Api(transport: transport)
+
+            // When
+            var logs: [Delta] = []
+            for try await value in try await api.logs() { logs.append(value) }
+            var records: [Delta] = []
+            for try await value in try await api.records() { records.append(value) }
+            var lines: [String] = []
+            for try await line in try await api.lines() { lines.append(line) }
+            var bytes = Data()
+            for try await chunk in try await api.bytes() { bytes.append(chunk) }
+            let withHead = try await api.bytesWithHead()
+            let collected = try await withHead.body.collect(upTo: 1 << 20)
+
+            // Then
+            #expect(logs == [Delta(text: "a"), Delta(text: "b")])
+            #expect(records == [Delta(text: "a"), Delta(text: "b")])
+            #expect(lines == ["one", "two", "three"])
+            #expect(bytes == big)
+            #expect(withHead.header("X-Size") == "300000")
+            #expect(collected == big)
+        }
+    }
+}
