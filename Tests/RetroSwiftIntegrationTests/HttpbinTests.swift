@@ -137,9 +137,26 @@ struct HttpbinTests {
         @Path var password: String = "s3cret"
     }
 
+    struct StreamLine: Decodable, Equatable {
+        var id: Int
+        var url: String
+    }
+
+    struct StreamRequest {
+        @Path var count: Int = 5
+    }
+
+    struct DripRequest {
+        @Query var numbytes: Int = 1_000
+        @Query var duration: Double = 1
+        @Query var delay: Double = 0
+    }
+
     // @unchecked Sendable: the fixture adds only endpoint wrappers, set up in init and never reassigned.
     final class Api: Domain, @unchecked Sendable {
         @Get("/get") var get: (EchoRequest) async throws -> Echo
+        @Get("/stream/{count}") var streamLines: (StreamRequest) async throws -> JSONLines<StreamLine>
+        @Get("/drip") var drip: (DripRequest) async throws -> HttpResponse<HttpBodyStream>
         @Post("/post") var postJSON: (NoteRequest) async throws -> Echo
         @Post("/post") var postForm: (FormRequest) async throws -> Echo
         @Post("/post") var upload: (UploadRequest) async throws -> Echo
@@ -161,6 +178,40 @@ struct HttpbinTests {
         let transport = kind.make()
         transport.setConfiguration(baseURL: try Httpbin.baseURL(), sharedHeaders: sharedHeaders)
         return Api(transport: transport)
+    }
+
+    @Test("httpbin's /stream/n arrives as JSON Lines, one value per line, in order", arguments: TransportKind.allCases)
+    func jsonLines(kind: TransportKind) async throws {
+        // Given
+        let api = try api(kind)
+
+        // When
+        var lines: [StreamLine] = []
+        for try await line in try await api.streamLines(StreamRequest(count: 20)) { lines.append(line) }
+
+        // Then
+        #expect(lines.map(\.id) == Array(0..<20))
+        #expect(lines.allSatisfy { $0.url.hasSuffix("/stream/20") })
+    }
+
+    @Test("httpbin's /drip body streams in pieces over a second, every byte counted", arguments: TransportKind.allCases)
+    func drip(kind: TransportKind) async throws {
+        // Given
+        let api = try api(kind)
+
+        // When
+        let response = try await api.drip(DripRequest(numbytes: 400, duration: 1))
+        var chunks = 0
+        var bytes = Data()
+        for try await chunk in response.body {
+            chunks += 1
+            bytes.append(chunk)
+        }
+
+        // Then
+        #expect(response.statusCode == 200)
+        #expect(bytes == Data(repeating: UInt8(ascii: "*"), count: 400))
+        #expect(chunks > 1)
     }
 
     @Test("query values and headers arrive as sent, decoded by the server", arguments: TransportKind.allCases)

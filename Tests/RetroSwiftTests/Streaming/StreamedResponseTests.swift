@@ -1,0 +1,223 @@
+import Foundation
+import RetroSwift
+import RetroSwiftTesting
+import Testing
+
+/// The streamed body between a transport and its reader, and streamed responses through a domain with
+/// `RecordingTransport`: bounded buffering, closing the connection when the reader goes, mocks and interceptors.
+@Suite("Streaming: the body stream, mocks and interceptors")
+struct StreamedResponseTests {
+    struct Delta: Decodable, Equatable, Sendable {
+        var text: String
+    }
+
+    struct Problem: Decodable, Equatable, Sendable {
+        var message: String
+    }
+
+    // @unchecked Sendable: the fixture adds only endpoint wrappers, set up in init and never reassigned.
+    final class ChatApi: Domain, @unchecked Sendable {
+        @Post("/chat") var chat: () async throws -> ServerSentEvents<Delta>
+        @Post("/chat") var chatWithHead: () async throws -> HttpResponse<ServerSentEvents<Delta>>
+        @Post("/chat") var chatOrProblem: () async throws -> Either<ServerSentEvents<Delta>, Problem>
+    }
+
+    /// Counts calls of a transport's cancel hook.
+    final class Counter: Sendable {
+        private let count = Protected(0)
+        var value: Int { count.value }
+        func increment() { count.mutate { $0 += 1 } }
+    }
+
+    /// Records what it has done, so a test can see a step was not reached.
+    final class Steps: Sendable {
+        private let steps = Protected<[String]>([])
+        var all: [String] { steps.value }
+        func record(_ step: String) { steps.mutate { $0.append(step) } }
+    }
+
+    @Test("a writer waits while the buffer is full and goes on once the reader takes a chunk")
+    func backPressure() async throws {
+        // Given: room for 15 bytes, so the second chunk of 10 fills the buffer
+        let (stream, writer) = HttpBodyStream.makeStream(bufferCapacity: 15)
+        let steps = Steps()
+        let producer = Task {
+            try await writer.write(Data(repeating: 1, count: 10))
+            steps.record("first written")
+            try await writer.write(Data(repeating: 2, count: 10))
+            steps.record("second written")
+            writer.finish()
+        }
+
+        // When: nobody reads for a while
+        try await Task.sleep(for: .milliseconds(200))
+        let beforeReading = steps.all
+        var chunks: [Data] = []
+        for try await chunk in stream { chunks.append(chunk) }
+        try await producer.value
+
+        // Then
+        #expect(beforeReading == ["first written"])
+        #expect(chunks == [Data(repeating: 1, count: 10), Data(repeating: 2, count: 10)])
+        #expect(steps.all == ["first written", "second written"])
+    }
+
+    @Test("offer asks a callback-driven writer to pause when full, and onDemand resumes it once the reader catches up")
+    func offerAndDemand() async throws {
+        // Given
+        let (stream, writer) = HttpBodyStream.makeStream(bufferCapacity: 8)
+        let resumed = Counter()
+        writer.onDemand { resumed.increment() }
+
+        // When
+        let first = writer.offer(Data(repeating: 1, count: 4))
+        let second = writer.offer(Data(repeating: 2, count: 4))
+        writer.finish()
+        var iterator = stream.makeAsyncIterator()
+        let chunk = try await iterator.next()
+        let resumedAfterOne = resumed.value
+        let rest = try await iterator.next()
+        let end = try await iterator.next()
+
+        // Then
+        #expect([first, second] == [true, false])
+        #expect(chunk == Data(repeating: 1, count: 4))
+        #expect(resumedAfterOne == 1)
+        #expect(rest == Data(repeating: 2, count: 4))
+        #expect(end == nil)
+    }
+
+    @Test("leaving the loop early, or dropping an unread stream, cancels the transport once; a finished one does not")
+    func readerGoneCancelsOnce() async throws {
+        // Given
+        let cancelled = Counter()
+        do {
+            let (stream, writer) = HttpBodyStream.makeStream(onCancel: { cancelled.increment() })
+            writer.offer(Data("a".utf8))
+            writer.offer(Data("b".utf8))
+
+            // When
+            for try await _ in stream { break }
+        }
+        do {
+            let (_, writer) = HttpBodyStream.makeStream(onCancel: { cancelled.increment() })
+            writer.offer(Data("unread".utf8))
+        }
+        let afterEarlyExits = cancelled.value
+        do {
+            let (stream, writer) = HttpBodyStream.makeStream(onCancel: { cancelled.increment() })
+            writer.offer(Data("all".utf8))
+            writer.finish()
+            for try await _ in stream {}
+        }
+
+        // Then
+        #expect(afterEarlyExits == 2)
+        #expect(cancelled.value == 2)
+    }
+
+    @Test("a failure arrives after the chunks written before it, once; then the stream ends")
+    func failureAfterChunks() async throws {
+        // Given
+        let (stream, writer) = HttpBodyStream.makeStream()
+        writer.offer(Data("a".utf8))
+        writer.finish(throwing: URLError(.networkConnectionLost))
+        var iterator = stream.makeAsyncIterator()
+
+        // When
+        let first = try await iterator.next()
+        let error = await #expect(throws: URLError.self) { _ = try await iterator.next() }
+        let after = try await iterator.next()
+
+        // Then
+        #expect(first == Data("a".utf8))
+        #expect(error?.code == .networkConnectionLost)
+        #expect(after == nil)
+    }
+
+    @Test("RecordingTransport scripts a stream: events one by one with pauses, then a failure from the loop")
+    func scriptedStream() async throws {
+        // Given
+        let transport = RecordingTransport { _ in
+            .streamed(
+                ["data: {\"text\":\"Hel\"}\n\n", "data: {\"text\":\"lo\"}\n\n"], interval: .milliseconds(20),
+                headers: ["Content-Type": "text/event-stream"], failure: URLError(.networkConnectionLost))
+        }
+        let api = ChatApi(transport: transport)
+
+        // When
+        var received: [Delta] = []
+        let error = await #expect(throws: URLError.self) {
+            for try await delta in try await api.chat() { received.append(delta) }
+        }
+        let withHead = try await api.chatWithHead()
+
+        // Then
+        #expect(received == [Delta(text: "Hel"), Delta(text: "lo")])
+        #expect(error?.code == .networkConnectionLost)
+        #expect(withHead.header("Content-Type") == "text/event-stream")
+        #expect(transport.lastRequest?.responseDestination == .stream)
+    }
+
+    @Test("a non-2xx answer throws HttpError before any event, or decodes as Either's error side")
+    func errorStatus() async throws {
+        // Given
+        let transport = RecordingTransport { _ in .streamed([#"{"message":"#, #""slow down"}"#], status: 429) }
+        let api = ChatApi(transport: transport)
+
+        // When
+        let error = await #expect(throws: HttpError.self) { _ = try await api.chat() }
+        let either = try await api.chatOrProblem()
+
+        // Then
+        #expect(error?.statusCode == 429)
+        #expect(either.errorResponse == Problem(message: "slow down"))
+    }
+
+    @Test("interceptors see the head of a streamed response, and the body still streams to the caller")
+    func interceptorsSeeTheHead() async throws {
+        // Given
+        struct HeadRecorder: Interceptor {
+            let seen: Steps
+            func intercept(_ request: HttpRequestParams, next: InterceptorNext) async throws -> HttpOperationResult {
+                let result = try await next(request)
+                seen.record("\(result.statusCode) \(result.header("Content-Type") ?? "-") \(result.bodyStream != nil)")
+                return result
+            }
+        }
+        let seen = Steps()
+        let logged = Steps()
+        let transport = RecordingTransport { _ in .streamed(["data: {\"text\":\"a\"}\n\n"], headers: ["Content-Type": "text/event-stream"])
+        }
+        let api = ChatApi(transport: transport)
+        api.interceptors = [LoggingInterceptor { logged.record($0.summary) }, HeadRecorder(seen: seen)]
+
+        // When
+        var received: [Delta] = []
+        for try await delta in try await api.chat() { received.append(delta) }
+
+        // Then
+        #expect(seen.all == ["200 text/event-stream true"])
+        #expect(logged.all.count == 1)
+        #expect(received == [Delta(text: "a")])
+    }
+
+    @Test("a mock returns events built from a body, as a test of a view model would")
+    func mockedEndpoint() async throws {
+        // Given
+        let api = ChatApi(transport: RecordingTransport())
+        api.chat = {
+            ServerSentEvents(
+                body: HttpBodyStream(Data("data: {\"text\":\"mocked\"}\n\n".utf8)),
+                context: ResponseDecodingContext(
+                    decoder: JSONDecoder(), endpoint: EndpointIdentity(domain: "ChatApi", name: "chat", method: .post, template: "/chat")))
+        }
+
+        // When
+        var received: [Delta] = []
+        for try await delta in try await api.chat() { received.append(delta) }
+
+        // Then
+        #expect(received == [Delta(text: "mocked")])
+    }
+}
