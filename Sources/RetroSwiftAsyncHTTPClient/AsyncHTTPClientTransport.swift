@@ -70,7 +70,8 @@
         ///   `CancellationError` when the calling task was cancelled, `RequestError` when the transport is not
         ///   configured.
         public func sendRequest(with params: HttpRequestParams) async throws -> HttpOperationResult {
-            let request = try makeRequest(params)
+            let progress = TransferProgressReporter.current
+            let request = try makeRequest(params, progress: progress)
             let seconds = params.timeout ?? defaultTimeout
             let deadline = ContinuousClock.now + .nanoseconds(Int64(seconds * 1_000_000_000))
             do {
@@ -78,7 +79,7 @@
                 // async-http-client's timeout ends when the head arrives; the body is read under the same deadline, so
                 // a body that drips past it fails with `.timedOut` instead of arriving late as a success.
                 return try await Self.withDeadline(deadline) {
-                    try await self.result(from: response, url: request.url, params: params)
+                    try await self.result(from: response, url: request.url, params: params, progress: progress)
                 }
             } catch {
                 throw Self.translate(error)
@@ -108,7 +109,7 @@
             }
         }
 
-        private func makeRequest(_ params: HttpRequestParams) throws -> HTTPClientRequest {
+        private func makeRequest(_ params: HttpRequestParams, progress: TransferProgressReporter?) throws -> HTTPClientRequest {
             let configuration = try configuration.configuration(for: params)
             var request = HTTPClientRequest(url: params.urlString(relativeTo: configuration.baseURL))
             request.method = HTTPMethod(rawValue: params.method.rawValue)
@@ -116,43 +117,67 @@
                 request.headers.add(name: header.name, value: header.value)
             }
             if let body = params.body {
-                if case .data(let data) = body.content {
+                // Observed uploads go in chunks, so that progress moves as the connection takes them.
+                if case .data(let data) = body.content, progress == nil {
                     request.body = .bytes(ByteBuffer(bytes: data))
                 } else {
-                    request.body = .stream(BodyByteStream(body: body), length: .known(try body.contentLength()))
+                    let length = try body.contentLength()
+                    request.body = .stream(BodyByteStream(body: body, length: length, progress: progress), length: .known(length))
                 }
             }
             return request
         }
 
-        private func result(from response: HTTPClientResponse, url: String, params: HttpRequestParams) async throws -> HttpOperationResult {
+        private func result(
+            from response: HTTPClientResponse, url: String, params: HttpRequestParams, progress: TransferProgressReporter?
+        ) async throws -> HttpOperationResult {
             let headers = HttpHeaderFields(response.headers.map { HttpHeader(name: $0.name, value: $0.value) })
             let status = Int(response.status.code)
+            let isSuccess = (200..<300).contains(status)
+            // Only 2xx bodies are reported: error and redirect bodies are not what the caller waits for.
+            let counter =
+                isSuccess ? progress.map { DownloadCounter(progress: $0, expected: headers["Content-Length"].flatMap { Int64($0) }) } : nil
             // The URL the response came from: the requested one, unless a client of the user's followed redirects itself.
             let requested = response.url ?? URL(string: url)
             if params.responseDestination == .stream && (200..<300).contains(status) {
                 // The stream outlives this call: the whole-request deadline ends here, and from now on the timeout is
                 // how long the body may be silent.
                 let seconds = params.timeout ?? defaultTimeout
-                let chunks = response.body.map { Data($0.readableBytesView) }
+                let chunks = response.body.map { buffer in
+                    counter?.add(buffer.readableBytes)
+                    return Data(buffer.readableBytesView)
+                }
                 let stream = HttpBodyStream.reading(
-                    chunks, idleTimeout: .nanoseconds(Int64(seconds * 1_000_000_000)), translatingErrors: Self.translate)
+                    chunks, idleTimeout: .nanoseconds(Int64(seconds * 1_000_000_000)), translatingErrors: Self.translate,
+                    onEnd: { counter?.finish() })
                 return HttpOperationResult(statusCode: status, headers: headers, bodyStream: stream, url: requested)
             }
             if params.responseDestination == .file && (200..<300).contains(status) {
-                let file = try await Self.download(response.body, to: temporaryDirectory)
+                let file = try await Self.download(response.body, to: temporaryDirectory, counter: counter)
+                counter?.finish()
                 return HttpOperationResult(statusCode: status, headers: headers, downloadedFileURL: file, url: requested)
             }
-            let buffer = try await response.body.collect(upTo: maxBodySize)
-            return HttpOperationResult(statusCode: status, headers: headers, body: Data(buffer.readableBytesView), url: requested)
+            guard let counter else {
+                let buffer = try await response.body.collect(upTo: maxBodySize)
+                return HttpOperationResult(statusCode: status, headers: headers, body: Data(buffer.readableBytesView), url: requested)
+            }
+            var body = Data()
+            for try await buffer in response.body {
+                guard body.count + buffer.readableBytes <= maxBodySize else { throw NIOTooManyBytesError(maxBytes: maxBodySize) }
+                body.append(contentsOf: buffer.readableBytesView)
+                counter.add(buffer.readableBytes)
+            }
+            counter.finish()
+            return HttpOperationResult(statusCode: status, headers: headers, body: body, url: requested)
         }
 
-        private static func download(_ body: HTTPClientResponse.Body, to directory: URL) async throws -> URL {
+        private static func download(_ body: HTTPClientResponse.Body, to directory: URL, counter: DownloadCounter?) async throws -> URL {
             let (url, handle) = try TemporaryFile.create(.download, in: directory)
             defer { try? handle.close() }
             do {
                 for try await chunk in body {
                     try handle.write(contentsOf: Data(chunk.readableBytesView))
+                    counter?.add(chunk.readableBytes)
                 }
             } catch {
                 try? FileManager.default.removeItem(at: url)
@@ -182,6 +207,30 @@
                 return URLError(.cannotConnectToHost)
             }
             return error
+        }
+    }
+
+    /// Counts the bytes of a 2xx body for a progress observer.
+    final class DownloadCounter: Sendable {
+        private let progress: TransferProgressReporter
+        private let expected: Int64?
+        private let received = Locked<Int64>(0)
+
+        init(progress: TransferProgressReporter, expected: Int64?) {
+            self.progress = progress
+            self.expected = expected
+            progress.reportDownload(completed: 0, expected: expected)
+        }
+
+        func add(_ count: Int) {
+            received.withLock { received in
+                received += Int64(count)
+                progress.reportDownload(completed: received, expected: expected)
+            }
+        }
+
+        func finish() {
+            progress.finishDownload(total: received.current)
         }
     }
 #endif

@@ -9,16 +9,26 @@
         typealias Element = ByteBuffer
 
         let body: HttpRequestBody
+        let length: Int64
+        /// Told of each chunk as the connection takes it, when someone observes the upload.
+        let progress: TransferProgressReporter?
 
         func makeAsyncIterator() -> Iterator {
-            Iterator(reader: body.makeReader())
+            Iterator(reader: body.makeReader(), length: length, progress: progress)
         }
 
         struct Iterator: AsyncIteratorProtocol {
             let reader: MultipartFormBody.Reader
+            let length: Int64
+            let progress: TransferProgressReporter?
+            var sent: Int64 = 0
 
             mutating func next() async throws -> ByteBuffer? {
-                try reader.read().map { ByteBuffer(bytes: $0) }
+                // Asked for the next chunk: the connection has taken the ones before.
+                progress?.reportUpload(completed: sent, expected: length)
+                guard let chunk = try reader.read() else { return nil }
+                sent += Int64(chunk.count)
+                return ByteBuffer(bytes: chunk)
             }
         }
     }

@@ -36,10 +36,12 @@ final class DelegateSession: Sendable {
         session.finishTasksAndInvalidate()
     }
 
-    /// Sends `request` with `upload` as its body and writes a 2xx response body to a new file in `temporaryDirectory`,
-    /// or, when `streams`, returns at the head with the body in ``HttpOperationResult/bodyStream``.
+    /// Sends `request` with `upload` as its body and puts a 2xx response body where `destination` says: in memory, in a
+    /// new file in `temporaryDirectory`, or in ``HttpOperationResult/bodyStream``, returning at the head. Reports the
+    /// transfer's progress to `progress`, if given.
     func send(
-        _ request: URLRequest, upload: UploadSource, decisions: SessionTaskDelegate, temporaryDirectory: URL, streams: Bool = false
+        _ request: URLRequest, upload: UploadSource, decisions: SessionTaskDelegate, temporaryDirectory: URL,
+        destination: ResponseDestination, progress: TransferProgressReporter?
     ) async throws -> HttpOperationResult {
         try await SessionTaskRunner.run(delegate: nil) { complete in
             let task: URLSessionTask =
@@ -51,8 +53,8 @@ final class DelegateSession: Sendable {
             delegate.register(
                 task,
                 call: DelegateSessionCall(
-                    request: request, decisions: decisions, temporaryDirectory: temporaryDirectory, streams: streams,
-                    complete: complete))
+                    request: request, decisions: decisions, temporaryDirectory: temporaryDirectory, destination: destination,
+                    progress: progress, complete: complete))
             return task
         }
     }
@@ -64,8 +66,11 @@ private final class DelegateSessionCall: @unchecked Sendable {
     let request: URLRequest
     let decisions: SessionTaskDelegate
     let temporaryDirectory: URL
-    /// Whether a 2xx body goes to the caller as it arrives rather than to a file.
-    let streams: Bool
+    /// Where a 2xx body goes.
+    let destination: ResponseDestination
+    let progress: TransferProgressReporter?
+    /// Bytes of a 2xx body received so far, counted for `progress`.
+    var received: Int64 = 0
     let complete: @Sendable (Result<HttpOperationResult, any Error>) -> Void
     var response: HTTPURLResponse?
     var file: URL?
@@ -75,14 +80,21 @@ private final class DelegateSessionCall: @unchecked Sendable {
     var body = Data()
     var writeError: (any Error)?
 
+    /// The 2xx body's size from `Content-Length`, when the server sent one.
+    var expectedBytes: Int64? {
+        guard let length = response?.expectedContentLength, length >= 0 else { return nil }
+        return length
+    }
+
     init(
-        request: URLRequest, decisions: SessionTaskDelegate, temporaryDirectory: URL, streams: Bool,
-        complete: @escaping @Sendable (Result<HttpOperationResult, any Error>) -> Void
+        request: URLRequest, decisions: SessionTaskDelegate, temporaryDirectory: URL, destination: ResponseDestination,
+        progress: TransferProgressReporter?, complete: @escaping @Sendable (Result<HttpOperationResult, any Error>) -> Void
     ) {
         self.request = request
         self.decisions = decisions
         self.temporaryDirectory = temporaryDirectory
-        self.streams = streams
+        self.destination = destination
+        self.progress = progress
         self.complete = complete
     }
 }
@@ -124,9 +136,11 @@ private final class DelegateSessionDelegate: NSObject, URLSessionDataDelegate, @
     ) {
         guard let call = call(for: dataTask), let http = response as? HTTPURLResponse else { return completionHandler(.cancel) }
         call.response = http
-        if call.streams, (200..<300).contains(http.statusCode) {
+        let isSuccess = (200..<300).contains(http.statusCode)
+        if isSuccess { call.progress?.reportDownload(completed: 0, expected: call.expectedBytes) }
+        if isSuccess, call.destination == .stream {
             startStream(call, task: dataTask, response: http)
-        } else if (200..<300).contains(http.statusCode) {
+        } else if isSuccess, call.destination == .file {
             do {
                 (call.file, call.handle) = try TemporaryFile.create(.download, in: call.temporaryDirectory)
             } catch {
@@ -153,8 +167,19 @@ private final class DelegateSessionDelegate: NSObject, URLSessionDataDelegate, @
         call.complete(outcome)
     }
 
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64, totalBytesSent: Int64,
+        totalBytesExpectedToSend: Int64
+    ) {
+        call(for: task)?.progress?.reportUpload(completed: totalBytesSent, expected: totalBytesExpectedToSend)
+    }
+
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         guard let call = call(for: dataTask) else { return }
+        if let progress = call.progress, call.response.map({ (200..<300).contains($0.statusCode) }) ?? false {
+            call.received += Int64(data.count)
+            progress.reportDownload(completed: call.received, expected: call.expectedBytes)
+        }
         if let writer = call.writer {
             // Suspending pauses reading on Apple platforms; swift-corelibs-foundation would drop the transfer instead.
             #if !canImport(FoundationNetworking)
@@ -175,6 +200,9 @@ private final class DelegateSessionDelegate: NSObject, URLSessionDataDelegate, @
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         guard let call = calls.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
+        if error == nil, call.writeError == nil, call.response.map({ (200..<300).contains($0.statusCode) }) ?? false {
+            call.progress?.finishDownload(total: call.received)
+        }
         if let writer = call.writer {
             // The call returned at the head: the end, or the failure, is the stream's.
             return writer.finish(throwing: error.map(SessionTaskRunner.normalized))

@@ -153,14 +153,15 @@ public final class URLSessionTransport: ConfigurableHttpTransport {
     {
         let upload = try UploadSource(params.body, temporaryDirectory: temporaryDirectory)
         defer { upload.cleanUp() }
-        switch params.responseDestination {
-        case .file:
-            return try await download(request, upload: upload, delegate: delegate)
-        case .stream:
+        // Streamed bodies, and any call whose progress is observed, need the delegate's piece-by-piece callbacks.
+        let progress = TransferProgressReporter.current
+        if params.responseDestination == .stream || progress != nil {
             return try await delegateSession.session(for: session).send(
-                request, upload: upload, decisions: delegate, temporaryDirectory: temporaryDirectory, streams: true)
-        case .memory:
-            break
+                request, upload: upload, decisions: delegate, temporaryDirectory: temporaryDirectory,
+                destination: params.responseDestination, progress: progress)
+        }
+        if params.responseDestination == .file {
+            return try await download(request, upload: upload, delegate: delegate)
         }
         return try await SessionTaskRunner.data(request, upload: upload, in: session, delegate: delegate)
     }
@@ -183,7 +184,8 @@ public final class URLSessionTransport: ConfigurableHttpTransport {
         let hasFileBody = if case .file = upload { true } else { false }
         if hasFileBody || !downloadTaskCanWrite {
             return try await delegateSession.session(for: session).send(
-                request, upload: upload, decisions: delegate, temporaryDirectory: temporaryDirectory)
+                request, upload: upload, decisions: delegate, temporaryDirectory: temporaryDirectory, destination: .file,
+                progress: nil)
         }
         var request = request
         if case .data(let data) = upload { request.httpBody = data }

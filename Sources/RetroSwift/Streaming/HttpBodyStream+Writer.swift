@@ -63,10 +63,12 @@ extension HttpBodyStream {
     ///   - chunks: The body's bytes.
     ///   - idleTimeout: How long the body may be silent; `nil` for no limit.
     ///   - translatingErrors: Maps the errors of `chunks` onto the ones callers should see.
+    ///   - onEnd: Called when `chunks` has ended cleanly, before the reader sees the end.
     /// - Returns: The stream.
     public static func reading<Chunks: AsyncSequence & Sendable>(
         _ chunks: Chunks, idleTimeout: Duration? = nil,
-        translatingErrors translate: @escaping @Sendable (any Error) -> any Error = { $0 }
+        translatingErrors translate: @escaping @Sendable (any Error) -> any Error = { $0 },
+        onEnd: @escaping @Sendable () -> Void = {}
     ) -> HttpBodyStream where Chunks.Element == Data {
         let pump = Locked<Task<Void, Never>?>(nil)
         let (stream, writer) = makeStream { pump.withLock { $0?.cancel() } }
@@ -75,6 +77,7 @@ extension HttpBodyStream {
                 group.addTask {
                     do {
                         for try await chunk in chunks { try await writer.write(chunk) }
+                        onEnd()
                         writer.finish()
                     } catch {
                         writer.finish(throwing: error is CancellationError ? error : translate(error))
