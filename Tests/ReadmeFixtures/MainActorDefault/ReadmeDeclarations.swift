@@ -169,3 +169,46 @@ extension GitHubApi {
         RepositoryApi(parent: self, path: "/repos/{owner}/{name}", values: ["owner": owner, "name": name])
     }
 }
+
+// The README's streaming example (Streaming responses section). A streamed element type is decoded inside the
+// iterator, off the main actor, so it is `nonisolated` here, as the README's Concurrency section says.
+nonisolated struct ChatDelta: Decodable, Sendable {
+    var text: String
+}
+
+struct ChatPrompt: Encodable, Sendable {
+    var model: String
+    var prompt: String
+}
+
+struct ChatRequest: Sendable {
+    @JsonBody var body: ChatPrompt
+    @Header("Last-Event-ID") var lastEventID: String? = nil
+}
+
+nonisolated struct LogLine: Decodable, Sendable {
+    var level: String
+    var message: String
+}
+
+// `nonisolated` and no `@unchecked Sendable`, as the README's Concurrency section says for this configuration.
+nonisolated final class ChatApi: Domain {
+    @Post("/v1/chat") var chat: (ChatRequest) async throws -> ServerSentEvents<ChatDelta>
+    @Post("/v1/chat") var chatEvents: (ChatRequest) async throws -> ServerSentEvents<ServerSentEvent>
+    @Get("/v1/logs") var logs: () async throws -> JSONLines<LogLine>
+}
+
+// The README's progress example (Transfer progress section).
+struct PutFileRequest {
+    @Path var name: String
+    @RawBody var file: RawBodyContent
+}
+
+struct StoredFile: Decodable, Sendable {
+    var size: Int
+}
+
+// `nonisolated` and no `@unchecked Sendable`, as the README's Concurrency section says for this configuration.
+nonisolated final class UploadsApi: Domain {
+    @Put("/v1/files/{name}") var put: (PutFileRequest) async throws -> StoredFile
+}

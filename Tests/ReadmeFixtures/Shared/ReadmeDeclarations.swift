@@ -174,3 +174,45 @@ extension GitHubApi {
         RepositoryApi(parent: self, path: "/repos/{owner}/{name}", values: ["owner": owner, "name": name])
     }
 }
+
+// The README's streaming example (Streaming responses section).
+struct ChatDelta: Decodable, Sendable {
+    var text: String
+}
+
+struct ChatPrompt: Encodable, Sendable {
+    var model: String
+    var prompt: String
+}
+
+struct ChatRequest: Sendable {
+    @JsonBody var body: ChatPrompt
+    @Header("Last-Event-ID") var lastEventID: String? = nil
+}
+
+struct LogLine: Decodable, Sendable {
+    var level: String
+    var message: String
+}
+
+// @unchecked Sendable: as the README says, the subclass adds only endpoint wrappers.
+final class ChatApi: Domain, @unchecked Sendable {
+    @Post("/v1/chat") var chat: (ChatRequest) async throws -> ServerSentEvents<ChatDelta>
+    @Post("/v1/chat") var chatEvents: (ChatRequest) async throws -> ServerSentEvents<ServerSentEvent>
+    @Get("/v1/logs") var logs: () async throws -> JSONLines<LogLine>
+}
+
+// The README's progress example (Transfer progress section).
+struct PutFileRequest {
+    @Path var name: String
+    @RawBody var file: RawBodyContent
+}
+
+struct StoredFile: Decodable, Sendable {
+    var size: Int
+}
+
+// @unchecked Sendable: as the README says, the subclass adds only endpoint wrappers.
+final class UploadsApi: Domain, @unchecked Sendable {
+    @Put("/v1/files/{name}") var put: (PutFileRequest) async throws -> StoredFile
+}

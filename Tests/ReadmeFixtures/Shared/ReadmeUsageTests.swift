@@ -28,6 +28,13 @@ func makeReadmeTransport() -> RecordingTransport {
         case (.get, "/repos/apple/swift/issues?per_page=100&page=2"): return .json(#"[{"number":2}]"#)
         case (.get, "/repos/apple/swift/issues?state=open"): return .json(#"[{"number":3}]"#)
         case (.get, "/u/7.png"): return HttpOperationResult(statusCode: 200, headers: [:], body: Data([0x89]))
+        case (.post, "/v1/chat"):
+            return .streamed(
+                ["id: 1\ndata: {\"text\":\"Hel\"}\n\n", "id: 2\ndata: {\"text\":\"lo\"}\n\n", "data: [DONE]\n\n"],
+                interval: .milliseconds(5), headers: ["Content-Type": "text/event-stream"])
+        case (.get, "/v1/logs"):
+            return .streamed([#"{"level":"info","message":"up"}"# + "\n", #"{"level":"warn","message":"slow"}"#])
+        case (.put, "/v1/files/big.bin"): return .json(#"{"size":3}"#)
         default: return .text("unexpected \(params.method) \(params.encodedPathAndQuery)", status: 500)
         }
     }
@@ -191,6 +198,48 @@ struct ReadmeUsageTests {
         // The nested API example: GET /repos/apple/swift/issues?state=open
         let open = try await github.repository(owner: "apple", name: "swift").issues(RepositoryIssuesRequest())
         #expect(open.map(\.number) == [3])
+    }
+
+    @Test("the streaming and progress examples from the main actor: events, [DONE], resuming, JSON Lines, an upload's progress")
+    @MainActor
+    func streaming() async throws {
+        // Given
+        let transport = makeReadmeTransport()
+        transport.setConfiguration(baseURL: URL(string: "https://api.example.com")!, sharedHeaders: nil)
+        let chat = ChatApi(transport: transport)
+        let prompt = ChatPrompt(model: "small", prompt: "Say hello")
+
+        // When: the README's loops
+        var text = ""
+        var lastEventID: String?
+        for try await event in try await chat.chatEvents(ChatRequest(body: prompt)) {
+            if event.data == "[DONE]" { break }
+            text += try event.decodeData(as: ChatDelta.self).text
+            lastEventID = event.id
+        }
+        _ = try await chat.chatEvents(ChatRequest(body: prompt, lastEventID: lastEventID))
+        var warnings: [String] = []
+        for try await line in try await chat.logs() where line.level == "warn" { warnings.append(line.message) }
+        var typedError: (any Error)?
+        do {
+            for try await delta in try await chat.chat(ChatRequest(body: prompt)) { text += delta.text }
+        } catch {
+            typedError = error
+        }
+        let progress = Protected<[TransferProgress]>([])
+        let uploads = UploadsApi(transport: transport)
+        let uploaded = try await TransferProgress.observe({ report in progress.mutate { $0.append(report) } }) {
+            try await uploads.put(PutFileRequest(name: "big.bin", file: RawBodyContent(data: Data([1, 2, 3]))))
+        }
+
+        // Then
+        #expect(text == "HelloHello")
+        #expect(lastEventID == "2")
+        #expect(transport.requests[1].headers.contains { $0.name == "Last-Event-ID" && $0.value == "2" })
+        #expect(warnings == ["slow"])
+        #expect((typedError as? RequestError)?.kind == .undecodableResponse)
+        #expect(uploaded.size == 3)
+        try chat.validateEndpoints()
     }
 
     #if DETACHED
