@@ -2,7 +2,7 @@ import Foundation
 import RetroSwift
 
 extension HttpOperationResult {
-    /// A response whose body arrives piece by piece, for testing code that reads ``ServerSentEvents``, ``JSONLines``
+    /// A response whose body arrives piece by piece, for testing code that reads `ServerSentEvents`, `JSONLines`
     /// or any other streamed response without a server.
     ///
     /// ```swift
@@ -15,7 +15,7 @@ extension HttpOperationResult {
     /// - Parameters:
     ///   - pieces: The body's pieces, in order; each is delivered as one chunk.
     ///   - interval: The pause before each piece after the first.
-    ///   - status: The status code; a non-2xx body arrives whole in ``HttpOperationResult/body``, as transports deliver it.
+    ///   - status: The status code; a non-2xx body arrives whole in `body`, as transports deliver it.
     ///   - headers: The response headers.
     ///   - failure: Thrown by the reader's loop after the last piece, as a dropped connection would be; `nil` to end
     ///     cleanly.
@@ -32,7 +32,7 @@ extension HttpOperationResult {
     /// - Parameters:
     ///   - pieces: The body's pieces, in order; each is delivered as one chunk.
     ///   - interval: The pause before each piece after the first.
-    ///   - status: The status code; a non-2xx body arrives whole in ``HttpOperationResult/body``.
+    ///   - status: The status code; a non-2xx body arrives whole in `body`.
     ///   - headers: The response headers.
     ///   - failure: Thrown by the reader's loop after the last piece; `nil` to end cleanly.
     /// - Returns: The response.

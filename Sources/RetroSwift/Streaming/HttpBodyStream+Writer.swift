@@ -67,7 +67,7 @@ extension HttpBodyStream {
     /// - Returns: The stream.
     public static func reading<Chunks: AsyncSequence & Sendable>(
         _ chunks: Chunks, idleTimeout: Duration? = nil,
-        translatingErrors translate: @escaping @Sendable (any Error) -> any Error = { $0 },
+        translatingErrors: @escaping @Sendable (any Error) -> any Error = { $0 },
         onEnd: @escaping @Sendable () -> Void = {}
     ) -> HttpBodyStream where Chunks.Element == Data {
         let pump = Locked<Task<Void, Never>?>(nil)
@@ -80,7 +80,7 @@ extension HttpBodyStream {
                         onEnd()
                         writer.finish()
                     } catch {
-                        writer.finish(throwing: error is CancellationError ? error : translate(error))
+                        writer.finish(throwing: error is CancellationError ? error : translatingErrors(error))
                     }
                 }
                 if let idleTimeout {
