@@ -45,6 +45,13 @@ let package = Package(
             path: "Sources/E2ERatios",
             swiftSettings: [.treatAllWarnings(as: .error)]
         ),
+        // Paired streaming throughput (section 6), against e2e-ratios --serve.
+        .executableTarget(
+            name: "stream-ratios",
+            dependencies: ["BenchmarkSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Sources/StreamRatios",
+            swiftSettings: [.treatAllWarnings(as: .error)]
+        ),
         // Paired ratios of request building and response decoding (sections 1 and 2), steadier than separate benchmarks.
         .executableTarget(
             name: "inprocess-ratios",

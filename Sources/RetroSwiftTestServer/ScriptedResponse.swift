@@ -25,6 +25,9 @@ public struct ScriptedResponse: Sendable {
         /// first at once), then end the body, or, when `holdingOpen`, send nothing more while the client stays
         /// connected: a stream of events.
         case chunked(pieces: [Data], interval: TimeInterval, holdingOpen: Bool = false)
+        /// Send ``body`` `count` times back to back, with the whole `Content-Length`, each copy written after the
+        /// previous one left, so the server never holds more than one (for long generated streams).
+        case repeated(count: Int)
     }
 
     /// The status code.

@@ -207,6 +207,26 @@ private final class RecordingHandler: ChannelInboundHandler {
                 wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .init(statusCode: response.status), headers: headers))),
                 promise: nil)
             send(pieces[...], interval: interval, holdingOpen: holdingOpen, context: context)
+        case .repeated(let count):
+            var headers = HTTPHeaders(response.headers)
+            headers.replaceOrAdd(name: "Content-Length", value: "\(response.body.count * count)")
+            context.write(
+                wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .init(statusCode: response.status), headers: headers))),
+                promise: nil)
+            writeCopies(of: ByteBuffer(bytes: response.body), remaining: count, context: context)
+        }
+    }
+
+    private func writeCopies(of block: ByteBuffer, remaining: Int, context: ChannelHandlerContext) {
+        guard remaining > 0 else {
+            context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+            return
+        }
+        let written = context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(block))))
+        let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        written.whenSuccess {
+            let (handler, context) = bound.value
+            handler.writeCopies(of: block, remaining: remaining - 1, context: context)
         }
     }
 

@@ -65,12 +65,18 @@ public final class E2EServerProcess: Sendable {
         return executable
     }
 
-    /// The `--serve` side: answers GET /catalog with the 1 KB document and POST /catalog with `{"ok":true}` on
+    /// The `--serve` side: answers GET /catalog with the 1 KB document, POST /catalog with `{"ok":true}` and
+    /// GET /events?count=N with N copies of ``StreamingFixture/block`` (a `text/event-stream`) on
     /// 127.0.0.1, prints the port, and returns when standard input closes, so the server never outlives its parent.
     public static func serve() async throws {
         let catalog = try JSONEncoder().encode(E2EPayload.sample)
+        let block = StreamingFixture.block.bytes
         let server = try await TestServer.start(recordingBodies: false) { request in
-            request.method == "GET"
+            if request.encodedPath == "/events" {
+                let count = Int(request.queryItems.first { $0.name == "count" }?.value ?? "1") ?? 1
+                return ScriptedResponse(headers: [("Content-Type", "text/event-stream")], body: block, behavior: .repeated(count: count))
+            }
+            return request.method == "GET"
                 ? ScriptedResponse(status: 200, headers: [("Content-Type", "application/json")], body: catalog)
                 : .json(#"{"ok":true}"#)
         }

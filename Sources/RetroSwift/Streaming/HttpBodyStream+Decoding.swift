@@ -15,14 +15,15 @@ extension HttpBodyStream: HttpResponseDecodable, UnbufferedResponse {
 }
 
 extension ResponseDecodingContext {
-    /// Decodes one element of a stream, naming where it was in the errors it throws.
-    func decodeElement<T: Decodable>(_ type: T.Type, from bytes: Data, at position: String) throws -> T {
+    /// Decodes one element of a stream, naming where it was in the errors it throws (worded only then: this runs for
+    /// every element).
+    func decodeElement<T: Decodable>(_ type: T.Type, from bytes: Data, at position: @autoclosure () -> String) throws -> T {
         do {
             return try decoder.decode(T.self, from: bytes)
         } catch {
             throw RequestError(
                 .undecodableResponse, endpoint: endpoint,
-                reason: "\(position) of the stream does not decode as \(T.self): \(Self.describe(error))", underlyingError: error
+                reason: "\(position()) of the stream does not decode as \(T.self): \(Self.describe(error))", underlyingError: error
             )
         }
     }

@@ -5,19 +5,26 @@ import Foundation
 /// (only ASCII digits) fields; an event dispatched by a blank line when it has data; an event not ended by a blank
 /// line before the body ends is dropped.
 struct ServerSentEventFramer: StreamFramer {
-    /// An event and the number of the blank line that ended it.
+    /// An event, its data still bytes (a typed stream decodes them as they are), and the number of the blank line
+    /// that ended it.
     struct Frame: Sendable {
-        var event: ServerSentEvent
+        var type: String?
+        var data: Data
+        var id: String?
+        var retry: Int?
         var line: Int
+
+        var event: ServerSentEvent {
+            ServerSentEvent(event: type ?? "message", data: String(decoding: data, as: UTF8.self), id: id, retry: retry)
+        }
     }
 
     private var lines: LineFramer
-    private var lineBuffer: [NumberedLine] = []
     private var isFirstLine = true
-    private var eventType = ""
-    private var data: [UInt8] = []
+    private var eventType: String?
+    private var data = Data()
     private var hasData = false
-    private var lastEventID = ""
+    private var lastEventID: String?
     private var retry: Int?
     private let limit: Int
 
@@ -27,23 +34,25 @@ struct ServerSentEventFramer: StreamFramer {
     }
 
     mutating func append(_ chunk: Data, to frames: inout [Frame]) throws(FrameTooLarge) {
-        try lines.append(chunk, to: &lineBuffer)
-        for line in lineBuffer { try interpret(line, into: &frames) }
-        lineBuffer.removeAll(keepingCapacity: true)
+        // Moved out while it calls back into `self`; the placeholder holds no buffer, so `partial` is never copied.
+        var lines = self.lines
+        self.lines = Self.placeholder
+        defer { self.lines = lines }
+        try lines.scan(chunk) { line, number throws(FrameTooLarge) in try interpret(line, number, into: &frames) }
     }
 
     mutating func finish(to frames: inout [Frame]) throws(FrameTooLarge) {
         // An unfinished line or event is discarded.
     }
 
-    private mutating func interpret(_ line: NumberedLine, into frames: inout [Frame]) throws(FrameTooLarge) {
-        var bytes = line.bytes[...]
+    private mutating func interpret(_ line: ArraySlice<UInt8>, _ number: Int, into frames: inout [Frame]) throws(FrameTooLarge) {
+        var bytes = line
         if isFirstLine {
             isFirstLine = false
             if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
         }
-        if bytes.isEmpty { return dispatch(endingOn: line.number, into: &frames) }
-        if bytes.first == UInt8(ascii: ":") { return }
+        guard let first = bytes.first else { return dispatch(endingOn: number, into: &frames) }
+        if first == UInt8(ascii: ":") { return }
         let name: ArraySlice<UInt8>
         var value: ArraySlice<UInt8>
         if let colon = bytes.firstIndex(of: UInt8(ascii: ":")) {
@@ -54,37 +63,37 @@ struct ServerSentEventFramer: StreamFramer {
             name = bytes
             value = []
         }
-        switch String(decoding: name, as: UTF8.self) {
-        case "event":
-            eventType = String(decoding: value, as: UTF8.self)
-        case "data":
+        if name.elementsEqual(Self.data) {
             if hasData { data.append(StreamByte.lineFeed) }
             data.append(contentsOf: value)
             hasData = true
-            if data.count > limit { throw FrameTooLarge(limit: limit, position: "the event whose data reaches line \(line.number)") }
-        case "id":
-            if !value.contains(0) { lastEventID = String(decoding: value, as: UTF8.self) }
-        case "retry":
+            if data.count > limit { throw FrameTooLarge(limit: limit, position: "the event whose data reaches line \(number)") }
+        } else if name.elementsEqual(Self.event) {
+            eventType = value.isEmpty ? nil : String(decoding: value, as: UTF8.self)
+        } else if name.elementsEqual(Self.id) {
+            if !value.contains(0) { lastEventID = value.isEmpty ? nil : String(decoding: value, as: UTF8.self) }
+        } else if name.elementsEqual(Self.retry) {
             if !value.isEmpty, value.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) {
                 retry = Int(String(decoding: value, as: UTF8.self)) ?? Int.max
             }
-        default:
-            break
         }
     }
 
+    private static let placeholder = LineFramer(breaks: .anyNewline, keepsUnterminatedLine: false, limit: 0)
+    private static let data = Array("data".utf8)
+    private static let event = Array("event".utf8)
+    private static let id = Array("id".utf8)
+    private static let retry = Array("retry".utf8)
+
     private mutating func dispatch(endingOn line: Int, into frames: inout [Frame]) {
         defer {
-            data.removeAll(keepingCapacity: true)
+            // A new value rather than `removeAll`: the frame keeps the bytes, so clearing in place would copy them.
+            data = Data()
             hasData = false
-            eventType = ""
+            eventType = nil
         }
         guard hasData else { return }
         defer { retry = nil }
-        let event = ServerSentEvent(
-            event: eventType.isEmpty ? "message" : eventType, data: String(decoding: data, as: UTF8.self),
-            id: lastEventID.isEmpty ? nil : lastEventID, retry: retry
-        )
-        frames.append(Frame(event: event, line: line))
+        frames.append(Frame(type: eventType, data: data, id: lastEventID, retry: retry, line: line))
     }
 }

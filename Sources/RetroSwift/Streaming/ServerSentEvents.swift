@@ -45,6 +45,7 @@ public struct ServerSentEvents<Value: Decodable>: AsyncSequence, Sendable {
         private var reader: FramedReader<ServerSentEventFramer>
         private let context: ResponseDecodingContext
         private var count = 0
+        private static var readsRawEvents: Bool { Value.self == ServerSentEvent.self }
 
         fileprivate init(reader: FramedReader<ServerSentEventFramer>, context: ResponseDecodingContext) {
             self.reader = reader
@@ -59,9 +60,8 @@ public struct ServerSentEvents<Value: Decodable>: AsyncSequence, Sendable {
         public mutating func next() async throws -> Value? {
             guard let frame = try await reader.next(context) else { return nil }
             count += 1
-            if let raw = frame.event as? Value { return raw }
-            return try context.decodeElement(
-                Value.self, from: Data(frame.event.data.utf8), at: "event \(count) (ending on line \(frame.line))")
+            if Self.readsRawEvents, let raw = frame.event as? Value { return raw }
+            return try context.decodeElement(Value.self, from: frame.data, at: "event \(count) (ending on line \(frame.line))")
         }
     }
 }

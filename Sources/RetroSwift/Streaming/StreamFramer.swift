@@ -59,7 +59,7 @@ struct FramedReader<Framer: StreamFramer>: Sendable {
 
 /// One line of a body and its 1-based number.
 struct NumberedLine: Sendable {
-    var bytes: [UInt8]
+    var bytes: ArraySlice<UInt8>
     var number: Int
 
     var text: String {
@@ -92,6 +92,18 @@ struct LineFramer: StreamFramer {
     }
 
     mutating func append(_ chunk: Data, to lines: inout [NumberedLine]) throws(FrameTooLarge) {
+        try scan(chunk) { line, number throws(FrameTooLarge) in lines.append(NumberedLine(bytes: line, number: number)) }
+    }
+
+    mutating func finish(to lines: inout [NumberedLine]) throws(FrameTooLarge) {
+        try scanEnd { line, number throws(FrameTooLarge) in lines.append(NumberedLine(bytes: line, number: number)) }
+    }
+
+    /// Calls `onLine` with each line `chunk` completes, without its line break, and its number. A line within one
+    /// chunk is a slice of that chunk's bytes, not a copy.
+    mutating func scan(
+        _ chunk: Data, _ onLine: (ArraySlice<UInt8>, Int) throws(FrameTooLarge) -> Void
+    ) throws(FrameTooLarge) {
         let bytes = [UInt8](chunk)
         var start = 0
         var index = 0
@@ -105,7 +117,7 @@ struct LineFramer: StreamFramer {
         while index < bytes.count {
             let byte = bytes[index]
             if byte == StreamByte.lineFeed || (byte == StreamByte.carriageReturn && breaks == .anyNewline) {
-                try emit(bytes[start..<index], to: &lines)
+                try emit(bytes[start..<index], onLine)
                 if byte == StreamByte.carriageReturn {
                     if index + 1 < bytes.count {
                         if bytes[index + 1] == StreamByte.lineFeed { index += 1 }
@@ -121,24 +133,28 @@ struct LineFramer: StreamFramer {
         if partial.count > limit { throw FrameTooLarge(limit: limit, position: "line \(lineNumber + 1)") }
     }
 
-    mutating func finish(to lines: inout [NumberedLine]) throws(FrameTooLarge) {
+    /// Calls `onLine` with the last line when it has no line break and counts.
+    mutating func scanEnd(_ onLine: (ArraySlice<UInt8>, Int) throws(FrameTooLarge) -> Void) throws(FrameTooLarge) {
         guard keepsUnterminatedLine, !partial.isEmpty else { return }
-        try emit([], to: &lines)
+        try emit([], onLine)
     }
 
-    private mutating func emit(_ tail: ArraySlice<UInt8>, to lines: inout [NumberedLine]) throws(FrameTooLarge) {
+    private mutating func emit(
+        _ tail: ArraySlice<UInt8>, _ onLine: (ArraySlice<UInt8>, Int) throws(FrameTooLarge) -> Void
+    ) throws(FrameTooLarge) {
         lineNumber += 1
-        var line: [UInt8]
+        var line: ArraySlice<UInt8>
         if partial.isEmpty {
-            line = Array(tail)
+            line = tail
         } else {
-            line = partial
-            line.append(contentsOf: tail)
+            var joined = partial
+            joined.append(contentsOf: tail)
             partial.removeAll(keepingCapacity: true)
+            line = joined[...]
         }
         if breaks == .lineFeed, line.last == StreamByte.carriageReturn { line.removeLast() }
         guard line.count <= limit else { throw FrameTooLarge(limit: limit, position: "line \(lineNumber)") }
-        lines.append(NumberedLine(bytes: line, number: lineNumber))
+        try onLine(line, lineNumber)
     }
 }
 

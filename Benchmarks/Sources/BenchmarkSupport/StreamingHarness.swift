@@ -1,0 +1,169 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import RetroSwift
+import RetroSwiftAsyncHTTPClient
+import RetroSwiftURLSession
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// One Server-Sent Event's data in the streaming benchmarks.
+public struct Tick: Decodable, Sendable {
+    public var n: Int
+    public var text: String
+}
+
+/// The streamed body: a 64 KiB block of `data: {...}` events ending on an event boundary, served again and again.
+public enum StreamingFixture {
+    /// The block, and how many events it holds.
+    public static let block: (bytes: Data, events: Int) = {
+        var text = ""
+        var events = 0
+        while true {
+            let event = "data: {\"n\":\(events),\"text\":\"the quick brown fox jumps over the lazy dog \(events % 97)\"}\n\n"
+            guard text.utf8.count + event.utf8.count <= 65_536 else { break }
+            text += event
+            events += 1
+        }
+        return (Data(text.utf8), events)
+    }()
+}
+
+/// The same stream parsed by hand, as careful code reading raw chunks would: events split at the blank line, the
+/// `data: ` prefix dropped, the JSON decoded.
+public struct HandWrittenEventParser {
+    private var pending: [UInt8] = []
+    private let decoder = JSONDecoder()
+    public private(set) var events = 0
+
+    public init() {}
+
+    public mutating func feed(_ chunk: some Sequence<UInt8>) throws {
+        pending.append(contentsOf: chunk)
+        var start = 0
+        var index = 0
+        while index + 1 < pending.count {
+            if pending[index] == 0x0A && pending[index + 1] == 0x0A {
+                let event = pending[start..<index]
+                if event.starts(with: Array("data: ".utf8)) {
+                    consume(try decoder.decode(Tick.self, from: Data(event.dropFirst(6))))
+                    events += 1
+                }
+                index += 2
+                start = index
+            } else {
+                index += 1
+            }
+        }
+        pending.removeFirst(start)
+    }
+}
+
+/// Who reads the stream.
+public enum StreamingClient: String, CaseIterable, Sendable {
+    case rawURLSession = "raw URLSession data task + hand-written parser (baseline)"
+    case retroSwiftURLSession = "ServerSentEvents on URLSessionTransport"
+    case rawAsyncHTTPClient = "raw async-http-client + hand-written parser (baseline)"
+    case retroSwiftAsyncHTTPClient = "ServerSentEvents on AsyncHTTPClientTransport"
+    /// RetroSwift's raw chunks with the hand-written parser: how much of the gap is the body stream, how much parsing.
+    case bodyStreamAsyncHTTPClient = "HttpBodyStream on AsyncHTTPClientTransport + hand-written parser"
+    case bodyStreamURLSession = "HttpBodyStream on URLSessionTransport + hand-written parser"
+}
+
+final class StreamingApi: Domain, @unchecked Sendable {
+    struct EventsRequest {
+        @Query var count: Int = 1
+    }
+
+    @Get("/events", timeout: 600) var events: (EventsRequest) async throws -> ServerSentEvents<Tick>
+    @Get("/events", timeout: 600) var chunks: (EventsRequest) async throws -> HttpBodyStream
+}
+
+/// Streams `blocks` copies of ``StreamingFixture/block`` from the server and counts the events, each way.
+public final class StreamingHarness: Sendable {
+    let baseURL: URL
+    let urlSessionApi: StreamingApi
+    let asyncHTTPClientApi: StreamingApi
+    let rawSession: RawEventSession
+
+    public init(baseURL: URL) {
+        self.baseURL = baseURL
+        let urlSessionTransport = URLSessionTransport(configuration: .ephemeral)
+        urlSessionTransport.setConfiguration(baseURL: baseURL, sharedHeaders: nil)
+        urlSessionApi = StreamingApi(transport: urlSessionTransport)
+        let asyncHTTPClientTransport = AsyncHTTPClientTransport(client: .shared)
+        asyncHTTPClientTransport.setConfiguration(baseURL: baseURL, sharedHeaders: nil)
+        asyncHTTPClientApi = StreamingApi(transport: asyncHTTPClientTransport)
+        rawSession = RawEventSession()
+    }
+
+    /// Reads one stream of `blocks` blocks and returns its event count.
+    public func read(blocks: Int, with client: StreamingClient) async throws -> Int {
+        var count = 0
+        switch client {
+        case .retroSwiftURLSession:
+            for try await tick in try await urlSessionApi.events(.init(count: blocks)) {
+                consume(tick)
+                count += 1
+            }
+        case .retroSwiftAsyncHTTPClient:
+            for try await tick in try await asyncHTTPClientApi.events(.init(count: blocks)) {
+                consume(tick)
+                count += 1
+            }
+        case .bodyStreamAsyncHTTPClient, .bodyStreamURLSession:
+            let api = client == .bodyStreamURLSession ? urlSessionApi : asyncHTTPClientApi
+            var parser = HandWrittenEventParser()
+            for try await chunk in try await api.chunks(.init(count: blocks)) { try parser.feed(chunk) }
+            count = parser.events
+        case .rawAsyncHTTPClient:
+            let response = try await HTTPClient.shared.execute(
+                HTTPClientRequest(url: baseURL.absoluteString + "/events?count=\(blocks)"), timeout: .seconds(600))
+            guard response.status.code == 200 else { throw URLError(.badServerResponse) }
+            var parser = HandWrittenEventParser()
+            for try await buffer in response.body { try parser.feed(buffer.readableBytesView) }
+            count = parser.events
+        case .rawURLSession:
+            count = try await rawSession.read(URL(string: baseURL.absoluteString + "/events?count=\(blocks)")!)
+        }
+        guard count == blocks * StreamingFixture.block.events else { throw URLError(.cannotParseResponse) }
+        return count
+    }
+}
+
+/// A URLSession data task whose delegate parses each piece as it arrives, the lightest way to read a stream with
+/// URLSession by hand (swift-corelibs-foundation has no `bytes(for:)`).
+final class RawEventSession: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    // @unchecked Sendable: `state` is touched only from the session's serial delegate queue while one read runs, and
+    // from `read` before the task starts.
+    private var parser = HandWrittenEventParser()
+    private var failure: (any Error)?
+    private var continuation: CheckedContinuation<Int, any Error>?
+    private lazy var session = URLSession(configuration: .ephemeral, delegate: self, delegateQueue: nil)
+
+    func read(_ url: URL) async throws -> Int {
+        try await withCheckedThrowingContinuation { continuation in
+            parser = HandWrittenEventParser()
+            failure = nil
+            self.continuation = continuation
+            session.dataTask(with: url).resume()
+        }
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        do {
+            try parser.feed(data)
+        } catch {
+            failure = error
+            dataTask.cancel()
+        }
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        let continuation = self.continuation
+        self.continuation = nil
+        if let error = failure ?? error { continuation?.resume(throwing: error) } else { continuation?.resume(returning: parser.events) }
+    }
+}
