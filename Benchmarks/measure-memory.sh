@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Peak resident memory of a 200 MB @FormFile upload from a file URL, a 1 GB DownloadedFile download, and a walk of
-# 1,000 and of 100,000 paginated items (pages of 100), through both transports, against a local server in its own
+# Peak resident memory of a 200 MB @FormFile upload from a file URL, a 1 GB DownloadedFile download, a walk of
+# 1,000 and of 100,000 paginated items (pages of 100), and a 1 GB Server-Sent Events stream, through both transports, against a local server in its own
 # process. Usage: Benchmarks/measure-memory.sh [upload MB] [download MB]
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -19,4 +19,6 @@ for transport in urlsession asynchttpclient; do
     # The same walk at two lengths: one page held at a time means the same peak for both.
     "$probe" walk --port "$port" --items 1000 --transport "$transport"
     "$probe" walk --port "$port" --items 100000 --transport "$transport"
+    # A 1 GB Server-Sent Events stream, every event decoded.
+    "$probe" events --port "$port" --megabytes "$download_mb" --transport "$transport"
 done

@@ -13,8 +13,8 @@ import RetroSwift
 /// A streamed call returns when the head of a 2xx response arrives; its body goes to an ``HttpBodyStream``. On Apple
 /// platforms the task is suspended while the reader is a megabyte behind. swift-corelibs-foundation has no such
 /// pause (its `suspend()` takes the transfer off the connection), so on Linux a reader slower than the network lets
-/// the buffer grow; the request's timeout is URLSession's idle timeout, so a silent stream fails with
-/// `URLError(.timedOut)` on both.
+/// the buffer grow, up to ``URLSessionTransport/maxBufferedStreamBytes``, past which the stream fails; the request's
+/// timeout is URLSession's idle timeout, so a silent stream fails with `URLError(.timedOut)` on both.
 ///
 /// An upload task sends a file with `Content-Length` (a body stream would go chunked, which presigned object-store
 /// uploads refuse), but hands its response body only to a session delegate. On Linux a download task first writes
@@ -41,7 +41,7 @@ final class DelegateSession: Sendable {
     /// transfer's progress to `progress`, if given.
     func send(
         _ request: URLRequest, upload: UploadSource, decisions: SessionTaskDelegate, temporaryDirectory: URL,
-        destination: ResponseDestination, progress: TransferProgressReporter?
+        destination: ResponseDestination, progress: TransferProgressReporter?, maxBufferedStreamBytes: Int
     ) async throws -> HttpOperationResult {
         try await SessionTaskRunner.run(delegate: nil) { complete in
             let task: URLSessionTask =
@@ -54,7 +54,7 @@ final class DelegateSession: Sendable {
                 task,
                 call: DelegateSessionCall(
                     request: request, decisions: decisions, temporaryDirectory: temporaryDirectory, destination: destination,
-                    progress: progress, complete: complete))
+                    progress: progress, maxBufferedStreamBytes: maxBufferedStreamBytes, complete: complete))
             return task
         }
     }
@@ -69,6 +69,7 @@ private final class DelegateSessionCall: @unchecked Sendable {
     /// Where a 2xx body goes.
     let destination: ResponseDestination
     let progress: TransferProgressReporter?
+    let maxBufferedStreamBytes: Int
     /// Bytes of a 2xx body received so far, counted for `progress`.
     var received: Int64 = 0
     let complete: @Sendable (Result<HttpOperationResult, any Error>) -> Void
@@ -88,8 +89,10 @@ private final class DelegateSessionCall: @unchecked Sendable {
 
     init(
         request: URLRequest, decisions: SessionTaskDelegate, temporaryDirectory: URL, destination: ResponseDestination,
-        progress: TransferProgressReporter?, complete: @escaping @Sendable (Result<HttpOperationResult, any Error>) -> Void
+        progress: TransferProgressReporter?, maxBufferedStreamBytes: Int,
+        complete: @escaping @Sendable (Result<HttpOperationResult, any Error>) -> Void
     ) {
+        self.maxBufferedStreamBytes = maxBufferedStreamBytes
         self.request = request
         self.decisions = decisions
         self.temporaryDirectory = temporaryDirectory
@@ -156,8 +159,11 @@ private final class DelegateSessionDelegate: NSObject, URLSessionDataDelegate, @
         // @unchecked Sendable: URLSessionTask is thread-safe but not declared Sendable on every platform.
         struct TaskReference: @unchecked Sendable { let task: URLSessionTask }
         let reference = TaskReference(task: task)
-        let (stream, writer) = HttpBodyStream.makeStream { reference.task.cancel() }
-        #if !canImport(FoundationNetworking)
+        #if canImport(FoundationNetworking)
+            // No pause on Linux: a reader too far behind fails the stream rather than grow memory without bound.
+            let (stream, writer) = HttpBodyStream.makeStream(overflowLimit: call.maxBufferedStreamBytes) { reference.task.cancel() }
+        #else
+            let (stream, writer) = HttpBodyStream.makeStream { reference.task.cancel() }
             writer.onDemand { reference.task.resume() }
         #endif
         call.writer = writer

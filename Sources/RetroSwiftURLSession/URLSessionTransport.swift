@@ -53,6 +53,10 @@ public final class URLSessionTransport: ConfigurableHttpTransport {
     /// when the call ends, whatever its outcome; on Linux they are sent from memory) and `DownloadedFile` bodies
     /// (yours once the call returns; deleted if it fails).
     public let temporaryDirectory: URL
+    /// How far, in bytes, a streamed response's reader may fall behind on Linux before the stream fails with
+    /// `URLError(.dataLengthExceedsMaximum)`: swift-corelibs-foundation cannot pause a transfer, so without a limit
+    /// a reader slower than the network would grow memory without bound. Apple platforms pause the task instead.
+    public let maxBufferedStreamBytes: Int
     private let delegateSession = LazyDelegateSession()
 
     /// Creates a transport on `session`.
@@ -64,15 +68,18 @@ public final class URLSessionTransport: ConfigurableHttpTransport {
     ///     (the default) answers none, so the `401` is returned.
     ///   - temporaryDirectory: Where upload bodies with files and downloaded bodies are written; the system's
     ///     temporary directory by default.
+    ///   - maxBufferedStreamBytes: How far a streamed response's reader may fall behind on Linux; 64 MiB by default.
     ///   - logger: Receives one line per call, or `nil` for silence.
     public init(
         session: URLSession = .shared, queryRedaction: QueryRedaction = QueryRedaction(), credential: URLCredential? = nil,
-        temporaryDirectory: URL = FileManager.default.temporaryDirectory, logger: Logger? = nil
+        temporaryDirectory: URL = FileManager.default.temporaryDirectory, maxBufferedStreamBytes: Int = 64 << 20,
+        logger: Logger? = nil
     ) {
         self.session = session
         self.queryRedaction = queryRedaction
         self.credential = credential
         self.temporaryDirectory = temporaryDirectory
+        self.maxBufferedStreamBytes = maxBufferedStreamBytes
         self.logger = logger
     }
 
@@ -85,15 +92,16 @@ public final class URLSessionTransport: ConfigurableHttpTransport {
     ///     (the default) answers none, so the `401` is returned.
     ///   - temporaryDirectory: Where upload bodies with files and downloaded bodies are written; the system's
     ///     temporary directory by default.
+    ///   - maxBufferedStreamBytes: How far a streamed response's reader may fall behind on Linux; 64 MiB by default.
     ///   - logger: Receives one line per call, or `nil` for silence.
     public convenience init(
         configuration: URLSessionConfiguration, queryRedaction: QueryRedaction = QueryRedaction(),
         credential: URLCredential? = nil, temporaryDirectory: URL = FileManager.default.temporaryDirectory,
-        logger: Logger? = nil
+        maxBufferedStreamBytes: Int = 64 << 20, logger: Logger? = nil
     ) {
         self.init(
             session: URLSession(configuration: configuration), queryRedaction: queryRedaction, credential: credential,
-            temporaryDirectory: temporaryDirectory, logger: logger
+            temporaryDirectory: temporaryDirectory, maxBufferedStreamBytes: maxBufferedStreamBytes, logger: logger
         )
     }
 
@@ -158,7 +166,7 @@ public final class URLSessionTransport: ConfigurableHttpTransport {
         if params.responseDestination == .stream || progress != nil {
             return try await delegateSession.session(for: session).send(
                 request, upload: upload, decisions: delegate, temporaryDirectory: temporaryDirectory,
-                destination: params.responseDestination, progress: progress)
+                destination: params.responseDestination, progress: progress, maxBufferedStreamBytes: maxBufferedStreamBytes)
         }
         if params.responseDestination == .file {
             return try await download(request, upload: upload, delegate: delegate)
@@ -185,7 +193,7 @@ public final class URLSessionTransport: ConfigurableHttpTransport {
         if hasFileBody || !downloadTaskCanWrite {
             return try await delegateSession.session(for: session).send(
                 request, upload: upload, decisions: delegate, temporaryDirectory: temporaryDirectory, destination: .file,
-                progress: nil)
+                progress: nil, maxBufferedStreamBytes: maxBufferedStreamBytes)
         }
         var request = request
         if case .data(let data) = upload { request.httpBody = data }

@@ -3,6 +3,10 @@ import RetroSwift
 import RetroSwiftTestServer
 import Testing
 
+#if canImport(FoundationNetworking)
+    import RetroSwiftURLSession
+#endif
+
 /// Streamed responses against the scripted server on every transport: events arrive while the server holds the
 /// stream open, leaving the loop or cancelling closes the connection, and failures mid-stream throw from the loop.
 @Suite("End to end: streamed responses", .timeLimit(.minutes(4)))
@@ -270,4 +274,30 @@ struct StreamedResponseEndToEndTests {
             #expect(collected == big)
         }
     }
+
+    #if canImport(FoundationNetworking)
+        @Test("on Linux, URLSession cannot pause: a reader that falls past maxBufferedStreamBytes fails, and the connection closes")
+        func urlSessionOverflowOnLinux() async throws {
+            // Given: a 1 GiB body, far more than the transfer can finish before the reader's wait ends, and a limit of 2 MiB
+            let server = try await TestServer.start { _ in ScriptedResponse(behavior: .streamed(byteCount: 1 << 30)) }
+            let transport = URLSessionTransport(configuration: .ephemeral, maxBufferedStreamBytes: 2 << 20)
+            transport.setConfiguration(baseURL: server.baseURL, sharedHeaders: nil)
+            let api = Api(transport: transport)
+
+            // When: a reader that waits before reading anything
+            let stream = try await api.bytes()
+            try await Task.sleep(for: .milliseconds(500))
+            var read = 0
+            let error = await #expect(throws: URLError.self) {
+                for try await chunk in stream { read += chunk.count }
+            }
+            let closed = try await Self.connectionsClose(on: server)
+            await server.stop()
+
+            // Then
+            #expect(error?.code == .dataLengthExceedsMaximum)
+            #expect(read > 0 && read < 1 << 30)
+            #expect(closed)
+        }
+    #endif
 }

@@ -16,7 +16,7 @@ struct MemoryProbe: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "memory-probe",
         abstract: "Peak memory of large RetroSwift transfers.",
-        subcommands: [Serve.self, Upload.self, Download.self, Walk.self]
+        subcommands: [Serve.self, Upload.self, Download.self, Walk.self, Events.self]
     )
 }
 
@@ -58,7 +58,31 @@ final class TransferApi: Domain, @unchecked Sendable {
     @Get("/items", timeout: 600) var items: (ItemsRequest) async throws -> [Item]
     @Post("/upload", timeout: 600) var upload: (UploadRequest) async throws -> Received
     @Get("/download", timeout: 600) var download: (DownloadRequest) async throws -> DownloadedFile
+
+    struct EventsRequest {
+        @Query var blocks: Int = 1
+    }
+
+    struct Tick: Decodable {
+        var n: Int
+        var text: String
+    }
+
+    @Get("/events", timeout: 600) var events: (EventsRequest) async throws -> ServerSentEvents<Tick>
 }
+
+/// A 64 KiB block of Server-Sent Events ending on an event boundary, and how many events it holds.
+let eventBlock: (bytes: Data, events: Int) = {
+    var text = ""
+    var events = 0
+    while true {
+        let event = "data: {\"n\":\(events),\"text\":\"the quick brown fox jumps over the lazy dog \(events % 97)\"}\n\n"
+        guard text.utf8.count + event.utf8.count <= 65_536 else { break }
+        text += event
+        events += 1
+    }
+    return (Data(text.utf8), events)
+}()
 
 /// Peak resident set size of this process so far, in MiB.
 func peakResidentMiB() -> Double {
@@ -88,6 +112,11 @@ struct Serve: AsyncParsableCommand {
                 // About 100 bytes per item: 10 MB of JSON for 100,000 items.
                 let padding = String(repeating: "x", count: 72)
                 return .json("[" + ids.map { #"{"id":\#($0),"name":"item \#($0) \#(padding)"}"# }.joined(separator: ",") + "]")
+            }
+            if request.encodedPath == "/events" {
+                let blocks = Int(request.queryItems.first { $0.name == "blocks" }?.value ?? "1") ?? 1
+                return ScriptedResponse(
+                    headers: [("Content-Type", "text/event-stream")], body: eventBlock.bytes, behavior: .repeated(count: blocks))
             }
             let bytes = Int(request.queryItems.first { $0.name == "bytes" }?.value ?? "0") ?? 0
             return ScriptedResponse(
@@ -173,6 +202,41 @@ struct Walk: AsyncParsableCommand {
         guard count == items else { throw ValidationError("walked \(count) items") }
         print(
             "walk \(items) items in pages of \(pageSize) via \(transport.rawValue): \(count) items; peak RSS \(Int(peakResidentMiB())) MiB (\(Int(before)) MiB before the walk)"
+        )
+    }
+}
+
+struct Events: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Read a long Server-Sent Events stream with ServerSentEvents, decoding and counting every event.")
+
+    @Option var port: Int
+    @Option var megabytes = 1_024
+    @Option var transport = TransportChoice.urlsession
+
+    func run() async throws {
+        let before = peakResidentMiB()
+        let api = TransferApi(transport: transport.make(port: port))
+        let blocks = megabytes * 16
+        let clock = ContinuousClock()
+        let start = clock.now
+        var count = 0
+        do {
+            for try await tick in try await api.events(.init(blocks: blocks)) {
+                guard tick.n == count % eventBlock.events else { throw ValidationError("event \(tick.n) at \(count)") }
+                count += 1
+            }
+        } catch let error as URLError where error.code == .dataLengthExceedsMaximum {
+            // URLSession on Linux cannot pause: a reader slower than loopback falls behind until the limit stops it.
+            print(
+                "events \(megabytes) MB via \(transport.rawValue): stopped after \(count) events, the reader past the transport's buffer limit (\(error.code)); peak RSS \(Int(peakResidentMiB())) MiB (\(Int(before)) MiB before the stream)"
+            )
+            return
+        }
+        guard count == blocks * eventBlock.events else { throw ValidationError("read \(count) events") }
+        let seconds = Double((clock.now - start).components.seconds) + Double((clock.now - start).components.attoseconds) / 1e18
+        print(
+            "events \(megabytes) MB via \(transport.rawValue): \(count) events in \(Int(seconds)) s; peak RSS \(Int(peakResidentMiB())) MiB (\(Int(before)) MiB before the stream)"
         )
     }
 }

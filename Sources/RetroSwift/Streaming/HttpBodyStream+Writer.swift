@@ -3,7 +3,7 @@ import Foundation
 extension HttpBodyStream {
     /// The transport's end of an ``HttpBodyStream``: it writes the chunks as they arrive and ends the body.
     ///
-    /// Made by ``HttpBodyStream/makeStream(bufferCapacity:onCancel:)``. Transports that read at their own pace call
+    /// Made by ``HttpBodyStream/makeStream(bufferCapacity:overflowLimit:onCancel:)``. Transports that read at their own pace call
     /// ``write(_:)``, which waits while the reader is behind; transports whose bytes arrive in callbacks call
     /// ``offer(_:)`` and pause when it returns `false`, until ``onDemand(_:)``'s callback runs.
     public struct Writer: Sendable {
@@ -44,13 +44,17 @@ extension HttpBodyStream {
     /// Makes a stream and the writer a transport fills it through.
     ///
     /// - Parameters:
-    ///   - bufferCapacity: About how many bytes to hold for a reader that is behind; one megabyte by default.
-    ///   - onCancel: Called once when the reader goes away before the body ended: close the connection.
+    ///   - bufferCapacity: About how many bytes to hold for a reader that is behind before ``Writer/write(_:)``
+    ///     waits and ``Writer/offer(_:)`` asks to pause; one megabyte by default.
+    ///   - overflowLimit: For a writer that cannot pause: how many unread bytes to hold before the body fails with
+    ///     `URLError(.dataLengthExceedsMaximum)` (after the chunks held) and `onCancel` runs; `nil` for no limit.
+    ///   - onCancel: Called once when the reader goes away before the body ended, or the body overflowed: close the
+    ///     connection.
     /// - Returns: The stream to return in ``HttpOperationResult/bodyStream``, and its writer.
     public static func makeStream(
-        bufferCapacity: Int = 1 << 20, onCancel: @escaping @Sendable () -> Void = {}
+        bufferCapacity: Int = 1 << 20, overflowLimit: Int? = nil, onCancel: @escaping @Sendable () -> Void = {}
     ) -> (stream: HttpBodyStream, writer: Writer) {
-        let buffer = StreamBuffer(capacity: bufferCapacity, onCancel: onCancel)
+        let buffer = StreamBuffer(capacity: bufferCapacity, overflowLimit: overflowLimit, onCancel: onCancel)
         return (HttpBodyStream(buffer: buffer), Writer(buffer: buffer))
     }
 

@@ -48,8 +48,12 @@ final class StreamBuffer: Sendable {
     private let onCancel: @Sendable () -> Void
     private let onDemand = Locked<(@Sendable () -> Void)?>(nil)
 
-    init(capacity: Int, onCancel: @escaping @Sendable () -> Void) {
+    /// The most a writer that cannot pause may leave unread before the body fails, or `nil` for no limit.
+    private let overflowLimit: Int?
+
+    init(capacity: Int, overflowLimit: Int? = nil, onCancel: @escaping @Sendable () -> Void) {
         self.capacity = max(capacity, 1)
+        self.overflowLimit = overflowLimit
         self.onCancel = onCancel
     }
 
@@ -179,23 +183,34 @@ final class StreamBuffer: Sendable {
     }
 
     /// Adds a chunk without waiting; returns `false` when the writer should pause until `onDemand` is called.
+    /// Past the overflow limit the body fails after the chunks already held, and the transport is told to stop.
     func offer(_ chunk: Data) -> Bool {
         let full = (try? append(chunk)) ?? false
-        if full { state.withLock { $0.writerPaused = true } }
-        return !full
+        guard full else { return true }
+        let overflowed = state.withLock { state in
+            state.writerPaused = true
+            guard case .open = state.outcome, !state.cancelled, let overflowLimit else { return false }
+            return state.bufferedBytes > overflowLimit
+        }
+        if overflowed {
+            finish(throwing: URLError(.dataLengthExceedsMaximum))
+            onCancel()
+        }
+        return false
     }
 
     func setOnDemand(_ callback: @escaping @Sendable () -> Void) {
         onDemand.withLock { $0 = callback }
     }
 
-    /// Appends `chunk` or hands it to a waiting reader; returns whether the buffer is now full. Throws
+    /// Appends `chunk` or hands it to a waiting reader; returns whether the buffer is now full (or the body over). Throws
     /// `CancellationError` when the reader is gone.
     private func append(_ chunk: Data) throws -> Bool {
         guard !chunk.isEmpty else { return false }
         let (reader, full) = try state.withLock { state -> (CheckedContinuation<Data?, any Error>?, Bool) in
             if state.cancelled { throw CancellationError() }
-            guard case .open = state.outcome else { return (nil, false) }
+            // A body already ended (failed past the overflow limit) wants nothing more: the writer should stop.
+            guard case .open = state.outcome else { return (nil, true) }
             state.lastActivity = .now
             if let reader = state.reader {
                 state.reader = nil

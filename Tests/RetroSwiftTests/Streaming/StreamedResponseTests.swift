@@ -116,6 +116,26 @@ struct StreamedResponseTests {
         #expect(cancelled.value == 2)
     }
 
+    @Test("a writer that cannot pause and overflows the limit fails the body after the chunks held, and is cancelled")
+    func overflow() async throws {
+        // Given: pause asked at 4 bytes, failure past 8
+        let cancelled = Counter()
+        let (stream, writer) = HttpBodyStream.makeStream(bufferCapacity: 4, overflowLimit: 8, onCancel: { cancelled.increment() })
+
+        // When
+        let accepted = (1...4).map { writer.offer(Data(repeating: UInt8($0), count: 3)) }
+        var chunks: [Data] = []
+        let error = await #expect(throws: URLError.self) {
+            for try await chunk in stream { chunks.append(chunk) }
+        }
+
+        // Then
+        #expect(accepted == [true, false, false, false])
+        #expect(chunks == (1...3).map { Data(repeating: UInt8($0), count: 3) })
+        #expect(error?.code == .dataLengthExceedsMaximum)
+        #expect(cancelled.value == 1)
+    }
+
     @Test("a failure arrives after the chunks written before it, once; then the stream ends")
     func failureAfterChunks() async throws {
         // Given
