@@ -45,7 +45,7 @@ struct DemoCommand: AsyncParsableCommand {
             }
             return
         }
-        let server = baseURL == nil ? try await DemoServer.start(progress: Self.printProgress) : nil
+        let server = baseURL == nil ? try await DemoServer.start() : nil
         do {
             try await runSchedules(against: server?.baseURL ?? URL(string: baseURL!)!)
             await server?.stop()
@@ -70,10 +70,5 @@ struct DemoCommand: AsyncParsableCommand {
         try await LiveWalkthrough(schedules: schedules, speech: speech, events: events, uploadSize: uploadMB * 1_048_576).run()
         try await MockWalkthrough(schedules: schedules).run()
         print("\nDone.")
-    }
-
-    /// Prints how much of the upload the server has read.
-    private static let printProgress: DemoServer.Progress = { received, total in
-        print("  upload progress: \(received * 100 / total)% (\(received / 1_024) of \(total / 1_024) KiB received by the server)")
     }
 }

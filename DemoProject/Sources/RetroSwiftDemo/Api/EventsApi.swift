@@ -16,4 +16,8 @@ struct EventsPage: Sendable {
 final class EventsApi: ApiDomain, @unchecked Sendable {
     @Get()
     var events: (EventsPage) async throws -> HttpResponse<[Event]>
+
+    /// The same events as a Server-Sent Events feed, read while it arrives.
+    @Get("/api/v1/events/feed")
+    var feed: () async throws -> ServerSentEvents<Event>
 }

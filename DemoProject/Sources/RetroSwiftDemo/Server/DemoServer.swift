@@ -3,21 +3,18 @@ import Foundation
 
 /// A small schedules service on 127.0.0.1 with an ephemeral port, so the demo needs no network.
 struct DemoServer {
-    /// Reports upload progress as the server reads the body: at the first chunk and at each quarter.
-    typealias Progress = @Sendable (_ received: Int, _ total: Int) -> Void
-
     private let server: HTTPServer
     private let task: Task<Void, any Error>
     /// Where the server listens.
     let baseURL: URL
 
-    static func start(progress: @escaping Progress) async throws -> DemoServer {
+    static func start() async throws -> DemoServer {
         // 127.0.0.1 explicitly: FlyingFox's `.loopback` is the IPv6 ::1.
         let server = HTTPServer(
             address: try .inet(ip4: "127.0.0.1", port: 0), pool: NoDelaySocketPool(base: HTTPServer.defaultPool()), logger: .disabled
         )
         await ScheduleRoutes(store: ScheduleStore()).register(on: server)
-        await SpeechToTextRoute(progress: progress).register(on: server)
+        await SpeechToTextRoute().register(on: server)
         await EventRoutes().register(on: server)
         let task = Task { try await server.run() }
         try await server.waitUntilListening()

@@ -18,5 +18,14 @@ struct EventRoutes {
             }
             return response
         }
+        // The same events as a Server-Sent Events feed: a comment, then one event per item, with ids.
+        await server.appendRoute("GET /api/v1/events/feed") { _ in
+            let events = (1...5).map { id in
+                let json = String(decoding: try! JSONEncoder().encode(Event(id: id, title: "Event \(id)")), as: UTF8.self)
+                return "id: \(id)\nevent: created\ndata: \(json)\n\n"
+            }
+            let body = ": the demo's event feed\n\n" + events.joined()
+            return HTTPResponse(statusCode: .ok, headers: [.contentType: "text/event-stream"], body: Data(body.utf8))
+        }
     }
 }

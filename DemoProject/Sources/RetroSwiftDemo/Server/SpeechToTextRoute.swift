@@ -1,23 +1,12 @@
 import FlyingFox
 import Foundation
 
-/// `POST /v1/speech-to-text`: reads a multipart upload chunk by chunk, reporting progress, and "transcribes" it.
+/// `POST /v1/speech-to-text`: reads a multipart upload chunk by chunk and "transcribes" it.
 struct SpeechToTextRoute {
-    let progress: DemoServer.Progress
-
     func register(on server: HTTPServer) async {
-        let progress = progress
         await server.appendRoute("POST /v1/speech-to-text") { request in
-            let total = Int(request.headers[.contentLength] ?? "") ?? 0
             var body = Data()
-            for try await chunk in request.bodySequence {
-                let before = body.count
-                body.append(chunk)
-                // Report each quarter once, however the body happens to be chunked.
-                if total > 0 && (before * 4 / total != body.count * 4 / total || before == 0) {
-                    progress(body.count, total)
-                }
-            }
+            for try await chunk in request.bodySequence { body.append(chunk) }
             let fields = Self.fields(in: body, contentType: request.headers[.contentType] ?? "")
             guard let file = fields["file"] else {
                 return ServiceJSON.text("the form has no 'file' part", status: .unprocessableContent)

@@ -21,3 +21,28 @@ enum Console {
         print("  \(entry.summary)" + (headers.isEmpty ? "" : "  [\(headers)]"))
     }
 }
+
+/// A one-line upload progress bar, redrawn in place as `TransferProgress` reports arrive.
+// @unchecked Sendable: `lastPercent` is read and written only under `lock`.
+final class ProgressBar: @unchecked Sendable {
+    private let lock = NSLock()
+    private var lastPercent = -1
+
+    /// Draws the upload's progress when its whole percentage changes, and ends the line when it finishes.
+    func show(_ progress: TransferProgress) {
+        guard progress.direction == .upload, let fraction = progress.fractionCompleted else { return }
+        let percent = Int(fraction * 100)
+        let changed = lock.withLock {
+            defer { lastPercent = percent }
+            return lastPercent != percent
+        }
+        guard changed else { return }
+        let width = 30
+        let filled = percent * width / 100
+        let megabytes = { (bytes: Int64) in String(format: "%.1f", Double(bytes) / 1_048_576) }
+        let line =
+            "\r  upload [\(String(repeating: "#", count: filled))\(String(repeating: ".", count: width - filled))] \(percent)% "
+            + "\(megabytes(progress.completedBytes)) of \(megabytes(progress.expectedBytes ?? progress.completedBytes)) MB"
+        FileHandle.standardOutput.write(Data((line + (progress.isFinished ? "\n" : "")).utf8))
+    }
+}

@@ -57,7 +57,16 @@ struct LiveWalkthrough {
         }
 
         try await walkEvents()
+        try await readFeed()
         try await upload()
+    }
+
+    private func readFeed() async throws {
+        Console.step("Read the events as Server-Sent Events (ServerSentEvents<Event>), each decoded as it arrives")
+        var titles: [String] = []
+        for try await event in try await events.feed() { titles.append(event.title) }
+        guard titles == (1...5).map({ "Event \($0)" }) else { throw WalkthroughError("the feed gave \(titles)") }
+        Console.result(titles.joined(separator: ", "))
     }
 
     private func walkEvents() async throws {
@@ -81,7 +90,10 @@ struct LiveWalkthrough {
             numSpeakers: 1,
             recording: .init(fileName: "recording.caf", mimeType: "audio/x-caf", fileURL: url)
         )
-        let transcribedText = try await speech.speechToText(request).text
+        let bar = ProgressBar()
+        let transcribedText = try await TransferProgress.observe({ bar.show($0) }) {
+            try await speech.speechToText(request).text
+        }
         Console.result("\"\(transcribedText)\"")
     }
 }
