@@ -95,7 +95,6 @@ extension HttpBodyStream {
             }
         }
         pump.withLock { $0 = task }
-        if writer.buffer.isOver { task.cancel() }
         return stream
     }
 

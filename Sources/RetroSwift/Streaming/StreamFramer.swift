@@ -33,23 +33,34 @@ struct FramedReader<Framer: StreamFramer>: Sendable {
     private var frames: [Framer.Frame] = []
     private var nextFrame = 0
     private var ended = false
+    private var pendingError: (any Error)?
 
     init(_ body: HttpBodyStream, framer: Framer) {
         chunks = body.makeAsyncIterator()
         self.framer = framer
     }
 
-    /// The next frame, or `nil` at the end of the body.
+    /// The next frame, or `nil` at the end of the body. An error comes after the frames completed before it, once;
+    /// then `nil`.
     mutating func next() async throws -> Framer.Frame? {
         while nextFrame == frames.count {
+            if let error = pendingError {
+                pendingError = nil
+                throw error
+            }
             guard !ended else { return nil }
             frames.removeAll(keepingCapacity: true)
             nextFrame = 0
-            if let chunk = try await chunks.next() {
-                try framer.append(chunk, to: &frames)
-            } else {
+            do {
+                if let chunk = try await chunks.next() {
+                    try framer.append(chunk, to: &frames)
+                } else {
+                    ended = true
+                    try framer.finish(to: &frames)
+                }
+            } catch {
                 ended = true
-                try framer.finish(to: &frames)
+                pendingError = error
             }
         }
         defer { nextFrame += 1 }

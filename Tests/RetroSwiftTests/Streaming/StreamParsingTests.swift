@@ -209,6 +209,24 @@ struct StreamParsingTests {
         #expect(lines == ["a", "b", "c", "", "d\u{E9}\u{FFFD}", "e"])
     }
 
+    @Test("events completed before an overlong line in the same chunk arrive before its error, and the stream then ends")
+    func eventsBeforeAnOverlongLine() async throws {
+        // Given
+        var text = Data("data: first\n\n".utf8)
+        text.append(Data(repeating: UInt8(ascii: "x"), count: (16 << 20) + 1))
+        var iterator = ServerSentEvents<ServerSentEvent>(body: Self.body([text]), context: Self.context).makeAsyncIterator()
+
+        // When
+        let first = try await iterator.next()
+        let error = await #expect(throws: RequestError.self) { _ = try await iterator.next() }
+        let after = try await iterator.next()
+
+        // Then
+        #expect(first?.data == "first")
+        #expect(error?.description == "ChatApi.chat (POST /chat): line 3 of the stream is longer than 16777216 bytes")
+        #expect(after == nil)
+    }
+
     @Test("a line that never ends stops at 16 MiB with an error naming it, instead of growing without bound")
     func overlongLine() async throws {
         // Given
