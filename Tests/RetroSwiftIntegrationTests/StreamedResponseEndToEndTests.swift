@@ -55,17 +55,15 @@ struct StreamedResponseEndToEndTests {
         "the first event arrives while the server holds the stream open, and leaving the loop closes the connection",
         arguments: TransportKind.allCases)
     func firstEventBeforeTheEnd(kind: TransportKind) async throws {
-        // Given: the second event would come a minute later
-        let pieces = [Self.event("Hel"), Self.event("lo")]
+        // Given: one event, and then the server holds the response open without ever ending it, so the event can
+        // only reach the loop before the end
         try await withServer(
             kind,
             respond: { _ in
-                ScriptedResponse(headers: Self.eventStream, behavior: .chunked(pieces: pieces, interval: 60, holdingOpen: true))
+                ScriptedResponse(headers: Self.eventStream, behavior: .chunked(pieces: [Self.event("Hel")], interval: 0, holdingOpen: true))
             }
         ) { transport, server in
             let api = Api(transport: transport)
-            let clock = ContinuousClock()
-            let start = clock.now
 
             // When
             var received: [Delta] = []
@@ -76,7 +74,6 @@ struct StreamedResponseEndToEndTests {
 
             // Then
             #expect(received == [Delta(text: "Hel")])
-            #expect(clock.now - start < .seconds(30))
             let closed = try await Self.connectionsClose(on: server)
             #expect(closed)
         }
