@@ -273,10 +273,14 @@ struct StreamedResponseEndToEndTests {
     }
 
     #if canImport(FoundationNetworking)
-        @Test("on Linux, URLSession cannot pause: a reader that falls past maxBufferedStreamBytes fails, and the connection closes")
+        @Test(
+            "on Linux, URLSession cannot pause: a reader that falls past maxBufferedStreamBytes gets an error instead of an ever-growing buffer"
+        )
         func urlSessionOverflowOnLinux() async throws {
-            // Given: a 1 GiB body, far more than the transfer can finish before the reader's wait ends, and a limit of 2 MiB
-            let server = try await TestServer.start { _ in ScriptedResponse(behavior: .streamed(byteCount: 1 << 30)) }
+            // Given: a 64 MiB body and a limit of 2 MiB. Whether the connection closes is not checked: curl reads at
+            // loopback speed while the pieces wait in FoundationNetworking's delegate queue, so the transfer may be
+            // complete, and the connection back in the pool, by the time the stream fails.
+            let server = try await TestServer.start { _ in ScriptedResponse(behavior: .streamed(byteCount: 64 << 20)) }
             let transport = URLSessionTransport(configuration: .ephemeral, maxBufferedStreamBytes: 2 << 20)
             transport.setConfiguration(baseURL: server.baseURL, sharedHeaders: nil)
             let api = Api(transport: transport)
@@ -290,13 +294,11 @@ struct StreamedResponseEndToEndTests {
                     try await Task.sleep(for: .milliseconds(20))
                 }
             }
-            let closed = try await Self.connectionsClose(on: server)
             await server.stop()
 
-            // Then
+            // Then: the error comes after at most the limit and a chunk or so of reading
             #expect(error?.code == .dataLengthExceedsMaximum)
-            #expect(read > 0 && read < 1 << 30)
-            #expect(closed)
+            #expect(read > 0 && read < 64 << 20)
         }
     #endif
 }
