@@ -27,7 +27,7 @@ struct StreamedResponseEndToEndTests {
     final class Api: Domain, @unchecked Sendable {
         @Post("/chat") var chat: () async throws -> ServerSentEvents<Delta>
         @Get("/events") var events: (ResumeRequest) async throws -> ServerSentEvents<ServerSentEvent>
-        @Get("/chat", timeout: 1) var quickChat: () async throws -> ServerSentEvents<Delta>
+        @Get("/chat", timeout: 2) var quickChat: () async throws -> ServerSentEvents<Delta>
         @Post("/chat") var chatOrProblem: () async throws -> Either<ServerSentEvents<Delta>, Problem>
         @Get("/logs") var logs: () async throws -> JSONLines<Delta>
         @Get("/seq") var records: () async throws -> JSONTextSequence<Delta>
@@ -42,9 +42,9 @@ struct StreamedResponseEndToEndTests {
 
     static let eventStream = [("Content-Type", "text/event-stream")]
 
-    /// Waits until the server has no open connection, for at most five seconds.
+    /// Waits until the server has no open connection, for at most twenty seconds (sanitizers on a loaded machine).
     static func connectionsClose(on server: TestServer) async throws -> Bool {
-        for _ in 0..<100 {
+        for _ in 0..<400 {
             if server.openConnectionCount == 0 { return true }
             try await Task.sleep(for: .milliseconds(50))
         }
@@ -189,14 +189,14 @@ struct StreamedResponseEndToEndTests {
         "a stream silent for longer than the timeout throws URLError.timedOut from the loop; a steady one outlives it",
         arguments: TransportKind.allCases)
     func idleTimeout(kind: TransportKind) async throws {
-        // Given: a one-second timeout; /chat goes silent after its first event, /steady sends one every 0.3 s for 2.4 s
+        // Given: a two-second timeout; /chat goes silent after its first event, /steady sends one every 0.2 s for 3.2 s
         try await withServer(
             kind,
             respond: { request in
                 let steady = request.encodedPath == "/steady"
-                let pieces = steady ? (1...8).map { Self.event("\($0)") } : [Self.event("first")]
+                let pieces = steady ? (1...16).map { Self.event("\($0)") } : [Self.event("first")]
                 return ScriptedResponse(
-                    headers: Self.eventStream, behavior: .chunked(pieces: pieces, interval: steady ? 0.3 : 60, holdingOpen: !steady))
+                    headers: Self.eventStream, behavior: .chunked(pieces: pieces, interval: steady ? 0.2 : 60, holdingOpen: !steady))
             }
         ) { transport, server in
             let api = Api(transport: transport)
@@ -214,14 +214,14 @@ struct StreamedResponseEndToEndTests {
             // Then
             #expect(received == [Delta(text: "first")])
             #expect(error?.code == .timedOut)
-            #expect(steadyCount == 8)
+            #expect(steadyCount == 16)
             #expect(closed)
         }
     }
 
     // @unchecked Sendable: the fixture adds only endpoint wrappers, set up in init and never reassigned.
     final class SteadyApi: Domain, @unchecked Sendable {
-        @Get("/steady", timeout: 1) var steady: () async throws -> ServerSentEvents<Delta>
+        @Get("/steady", timeout: 2) var steady: () async throws -> ServerSentEvents<Delta>
     }
 
     @Test("JSON Lines, JSON text sequences, text lines and raw bytes stream on every transport", arguments: TransportKind.allCases)
