@@ -139,7 +139,7 @@
                 isSuccess ? progress.map { DownloadCounter(progress: $0, expected: headers["Content-Length"].flatMap { Int64($0) }) } : nil
             // The URL the response came from: the requested one, unless a client of the user's followed redirects itself.
             let requested = response.url ?? URL(string: url)
-            if params.responseDestination == .stream && (200..<300).contains(status) {
+            if params.responseDestination == .stream && isSuccess {
                 // The stream outlives this call: the whole-request deadline ends here, and from now on the timeout is
                 // how long the body may be silent.
                 let seconds = params.timeout ?? defaultTimeout
@@ -152,7 +152,7 @@
                     onEnd: { counter?.finish() })
                 return HttpOperationResult(statusCode: status, headers: headers, bodyStream: stream, url: requested)
             }
-            if params.responseDestination == .file && (200..<300).contains(status) {
+            if params.responseDestination == .file && isSuccess {
                 let file = try await Self.download(response.body, to: temporaryDirectory, counter: counter)
                 counter?.finish()
                 return HttpOperationResult(statusCode: status, headers: headers, downloadedFileURL: file, url: requested)
