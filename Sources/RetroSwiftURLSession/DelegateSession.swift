@@ -78,6 +78,8 @@ private final class DelegateSessionCall: @unchecked Sendable {
     var handle: FileHandle?
     /// The streamed body's writer, once the call has returned.
     var writer: HttpBodyStream.Writer?
+    /// Suspends and resumes the streamed task as the reader falls behind and catches up (Apple platforms).
+    var suspension: SuspensionGate?
     var body = Data()
     var writeError: (any Error)?
 
@@ -164,7 +166,9 @@ private final class DelegateSessionDelegate: NSObject, URLSessionDataDelegate, @
             let (stream, writer) = HttpBodyStream.makeStream(overflowLimit: call.maxBufferedStreamBytes) { reference.task.cancel() }
         #else
             let (stream, writer) = HttpBodyStream.makeStream { reference.task.cancel() }
-            writer.onDemand { reference.task.resume() }
+            let gate = SuspensionGate(suspend: { reference.task.suspend() }, resume: { reference.task.resume() })
+            writer.onDemand { gate.demand() }
+            call.suspension = gate
         #endif
         call.writer = writer
         let outcome = SessionTaskRunner.result(response, nil, call.request, call.decisions) { status, headers, url in
@@ -189,7 +193,7 @@ private final class DelegateSessionDelegate: NSObject, URLSessionDataDelegate, @
         if let writer = call.writer {
             // Suspending pauses reading on Apple platforms; swift-corelibs-foundation would drop the transfer instead.
             #if !canImport(FoundationNetworking)
-                if !writer.offer(data) { dataTask.suspend() }
+                if !writer.offer(data) { call.suspension?.pause() }
             #else
                 writer.offer(data)
             #endif

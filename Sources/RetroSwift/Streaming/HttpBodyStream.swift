@@ -46,15 +46,15 @@ public struct HttpBodyStream: AsyncSequence, Sendable {
     /// - Returns: An iterator over the chunks.
     public func makeAsyncIterator() -> Iterator {
         switch source {
-        case .whole(let data): Iterator(pending: data.isEmpty ? nil : data, reader: nil)
-        case .buffered(let reader): Iterator(pending: nil, reader: reader)
+        case .whole(let data): Iterator(pending: data.isEmpty ? nil : data, iteration: nil)
+        case .buffered(let reader): Iterator(pending: nil, iteration: StreamIteration(reader))
         }
     }
 
     /// Reads the chunks of an ``HttpBodyStream``.
     public struct Iterator: AsyncIteratorProtocol, Sendable {
         fileprivate var pending: Data?
-        fileprivate let reader: StreamReader?
+        fileprivate let iteration: StreamIteration?
 
         /// The next chunk.
         ///
@@ -66,7 +66,7 @@ public struct HttpBodyStream: AsyncSequence, Sendable {
                 pending = nil
                 return chunk
             }
-            return try await reader?.buffer.next()
+            return try await iteration?.reader.buffer.next()
         }
     }
 
@@ -85,8 +85,8 @@ public struct HttpBodyStream: AsyncSequence, Sendable {
     }
 }
 
-/// The reading end of a ``StreamBuffer``, shared by a stream's copies and iterators: when the last of them goes, nobody
-/// can read on, so the buffer is cancelled and the transport closes the connection.
+/// The reading end of a ``StreamBuffer``, shared by a stream's copies and its iterations: when the last of them goes,
+/// nobody can read on, so the buffer is cancelled and the transport closes the connection.
 private final class StreamReader: Sendable {
     let buffer: StreamBuffer
 
@@ -96,5 +96,20 @@ private final class StreamReader: Sendable {
 
     deinit {
         buffer.cancel()
+    }
+}
+
+/// One iteration of a stream, shared by an iterator's copies. A stream can be iterated once, so when its iterator goes
+/// (the loop was left, by `break`, a throw or the end) the buffer is cancelled at once, even while the sequence itself
+/// is still held; it keeps the reader, so dropping the sequence while its iterator runs changes nothing.
+private final class StreamIteration: Sendable {
+    let reader: StreamReader
+
+    init(_ reader: StreamReader) {
+        self.reader = reader
+    }
+
+    deinit {
+        reader.buffer.cancel()
     }
 }

@@ -45,6 +45,13 @@ final class StreamBuffer: Sendable {
 
     private let state = Locked(State())
     private let capacity: Int
+
+    /// What a task gets that reads while another task already waits for the next chunk.
+    private static var secondReader: RequestError {
+        RequestError(
+            .undecodableResponse, endpoint: nil,
+            reason: "another task is already reading this streamed body; read a stream from one task, in one loop")
+    }
     private let onCancel: @Sendable () -> Void
     private let onDemand = Locked<(@Sendable () -> Void)?>(nil)
 
@@ -52,7 +59,8 @@ final class StreamBuffer: Sendable {
     private let overflowLimit: Int?
 
     init(capacity: Int, overflowLimit: Int? = nil, onCancel: @escaping @Sendable () -> Void) {
-        self.capacity = max(capacity, 1)
+        // A limit below the capacity must still be enforced: the overflow check runs once the buffer is full.
+        self.capacity = max(min(capacity, overflowLimit ?? capacity), 1)
         self.overflowLimit = overflowLimit
         self.onCancel = onCancel
     }
@@ -77,6 +85,8 @@ final class StreamBuffer: Sendable {
                         state.outcome = .finished
                         return (.failure(error), .none)
                     case .open:
+                        // Two tasks reading one stream would each wait for the same chunks; the second one is told.
+                        guard state.reader == nil else { return (.failure(Self.secondReader), .none) }
                         state.reader = continuation
                         return (nil, .none)
                     }
@@ -162,7 +172,7 @@ final class StreamBuffer: Sendable {
 
     /// Adds a chunk, suspending while the buffer is full.
     func write(_ chunk: Data) async throws {
-        guard try append(chunk) else { return }
+        guard try append(chunk, pausing: false) else { return }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 let resumeNow: Result<Void, any Error>? = state.withLock { state in
@@ -185,10 +195,9 @@ final class StreamBuffer: Sendable {
     /// Adds a chunk without waiting; returns `false` when the writer should pause until `onDemand` is called.
     /// Past the overflow limit the body fails after the chunks already held, and the transport is told to stop.
     func offer(_ chunk: Data) -> Bool {
-        let full = (try? append(chunk)) ?? false
+        let full = (try? append(chunk, pausing: true)) ?? false
         guard full else { return true }
         let overflowed = state.withLock { state in
-            state.writerPaused = true
             guard case .open = state.outcome, !state.cancelled, let overflowLimit else { return false }
             return state.bufferedBytes > overflowLimit
         }
@@ -205,12 +214,19 @@ final class StreamBuffer: Sendable {
 
     /// Appends `chunk` or hands it to a waiting reader; returns whether the buffer is now full (or the body over). Throws
     /// `CancellationError` when the reader is gone.
-    private func append(_ chunk: Data) throws -> Bool {
+    ///
+    /// - Parameter pausing: Whether a full buffer pauses the writer until `onDemand`. It is marked paused under the same
+    ///   lock that found it full: marked later, a reader that emptied the buffer in between would see no paused writer
+    ///   to wake, and the paused transport would wait forever.
+    private func append(_ chunk: Data, pausing: Bool) throws -> Bool {
         guard !chunk.isEmpty else { return false }
         let (reader, full) = try state.withLock { state -> (CheckedContinuation<Data?, any Error>?, Bool) in
             if state.cancelled { throw CancellationError() }
             // A body already ended (failed past the overflow limit) wants nothing more: the writer should stop.
-            guard case .open = state.outcome else { return (nil, true) }
+            guard case .open = state.outcome else {
+                if pausing { state.writerPaused = true }
+                return (nil, true)
+            }
             state.lastActivity = .now
             if let reader = state.reader {
                 state.reader = nil
@@ -218,7 +234,9 @@ final class StreamBuffer: Sendable {
             }
             state.chunks.append(chunk)
             state.bufferedBytes += chunk.count
-            return (nil, state.bufferedBytes >= capacity)
+            let full = state.bufferedBytes >= capacity
+            if full && pausing { state.writerPaused = true }
+            return (nil, full)
         }
         reader?.resume(returning: chunk)
         return full

@@ -136,6 +136,107 @@ struct StreamedResponseTests {
         #expect(cancelled.value == 1)
     }
 
+    @Test("leaving the loop closes the connection even while the sequence is still held, events or raw chunks")
+    func loopLeftWhileSequenceHeld() async throws {
+        // Given
+        let cancelled = Counter()
+        let (raw, rawWriter) = HttpBodyStream.makeStream(onCancel: { cancelled.increment() })
+        let (body, eventWriter) = HttpBodyStream.makeStream(onCancel: { cancelled.increment() })
+        let events = ServerSentEvents<Delta>(
+            body: body,
+            context: ResponseDecodingContext(
+                decoder: JSONDecoder(), endpoint: EndpointIdentity(domain: "ChatApi", name: "chat", method: .post, template: "/chat")))
+        rawWriter.offer(Data("a".utf8))
+        rawWriter.offer(Data("b".utf8))
+        eventWriter.offer(Data("data: {\"text\":\"1\"}\n\ndata: {\"text\":\"2\"}\n\n".utf8))
+
+        // When
+        for try await _ in raw { break }
+        let afterRawLoop = cancelled.value
+        for try await _ in events { break }
+        let afterEventLoop = cancelled.value
+
+        // Then: both sequences are still alive here
+        withExtendedLifetime((raw, events)) {
+            #expect(afterRawLoop == 1)
+            #expect(afterEventLoop == 2)
+        }
+    }
+
+    @Test("an iterator goes on reading after its sequence is dropped")
+    func iteratorOutlivesSequence() async throws {
+        // Given
+        let cancelled = Counter()
+        var iterator: HttpBodyStream.Iterator
+        let writer: HttpBodyStream.Writer
+        do {
+            let made = HttpBodyStream.makeStream(onCancel: { cancelled.increment() })
+            iterator = made.stream.makeAsyncIterator()
+            writer = made.writer
+        }
+
+        // When
+        writer.offer(Data("a".utf8))
+        writer.offer(Data("b".utf8))
+        writer.finish()
+        var chunks: [Data] = []
+        while let chunk = try await iterator.next() { chunks.append(chunk) }
+
+        // Then
+        #expect(chunks == [Data("a".utf8), Data("b".utf8)])
+        #expect(cancelled.value == 0)
+    }
+
+    @Test("a second task reading the same stream is told so instead of waiting forever, and the first one is released")
+    func secondReader() async throws {
+        // Given: nothing written, so whichever task reads first waits, and the other one is the second reader
+        let (stream, _) = HttpBodyStream.makeStream()
+
+        // When
+        let outcomes = await withTaskGroup(of: String.self) { group in
+            for _ in 0..<2 {
+                group.addTask {
+                    do {
+                        for try await _ in stream {}
+                        return "ended"
+                    } catch let error as RequestError {
+                        return error.description
+                    } catch {
+                        return "\(type(of: error))"
+                    }
+                }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+
+        // Then: the second reader's loop ends, which ends the stream for the first one too
+        #expect(
+            outcomes.sorted() == [
+                "CancellationError",
+                "RetroSwift: another task is already reading this streamed body; read a stream from one task, in one loop",
+            ])
+    }
+
+    @Test("an overflow limit below the buffer's capacity is still enforced")
+    func overflowLimitBelowCapacity() async throws {
+        // Given: the default capacity (a megabyte), failure past 1 000 bytes
+        let cancelled = Counter()
+        let (stream, writer) = HttpBodyStream.makeStream(overflowLimit: 1_000, onCancel: { cancelled.increment() })
+
+        // When
+        let accepted = (1...3).map { writer.offer(Data(repeating: UInt8($0), count: 600)) }
+        var received = 0
+        let error = await #expect(throws: URLError.self) {
+            for try await chunk in stream { received += chunk.count }
+        }
+
+        // Then
+        #expect(accepted == [true, false, false])
+        #expect(received == 1_200)
+        #expect(error?.code == .dataLengthExceedsMaximum)
+        #expect(cancelled.value == 1)
+    }
+
     @Test("a failure arrives after the chunks written before it, once; then the stream ends")
     func failureAfterChunks() async throws {
         // Given
