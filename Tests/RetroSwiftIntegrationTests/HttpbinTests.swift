@@ -172,6 +172,7 @@ struct HttpbinTests {
         @Post("/post") var postText: (RawTextRequest) async throws -> Echo
         @Put("/put") var putBytes: (RawBytesRequest) async throws -> Echo
         @Get() var follow: (LinkRequest) async throws -> Echo
+        @Get("/gzip") var gzip: () async throws -> HttpResponse<Data>
     }
 
     private func api(_ kind: TransportKind, sharedHeaders: [String: String]? = nil) throws -> Api {
@@ -212,6 +213,30 @@ struct HttpbinTests {
         #expect(response.statusCode == 200)
         #expect(bytes == Data(repeating: UInt8(ascii: "*"), count: 400))
         #expect(chunks > 1)
+    }
+
+    @Test(
+        "a gzip-encoded download reports progress to the body the caller gets, finished once at the end, on every transport",
+        arguments: TransportKind.allCases)
+    func gzipProgress(kind: TransportKind) async throws {
+        // Given: /gzip's Content-Length counts the compressed bytes
+        let api = try api(kind)
+        let reports = Locked<[TransferProgress]>([])
+
+        // When
+        let response = try await TransferProgress.observe({ report in reports.withLock { $0.append(report) } }) { try await api.gzip() }
+
+        // Then: both transports decompressed the body past its Content-Length (async-http-client as configured like
+        // HTTPClient.shared)
+        let body = response.body
+        let compressedSize = try #require(response.headers["Content-Length"].flatMap { Int($0) })
+        #expect(body.count > compressedSize)
+        let downloads = reports.current.filter { $0.direction == .download }
+        let completed = downloads.map(\.completedBytes)
+        #expect(zip(completed, completed.dropFirst()).allSatisfy { $0 <= $1 }, "not monotonic: \(completed)")
+        #expect(downloads.filter(\.isFinished).count == 1)
+        #expect(downloads.last?.isFinished == true)
+        #expect(downloads.last?.completedBytes == Int64(body.count))
     }
 
     @Test("query values and headers arrive as sent, decoded by the server", arguments: TransportKind.allCases)

@@ -130,7 +130,9 @@ struct TransferProgressEndToEndTests {
         }
     }
 
-    @Test("calls outside observe report nothing, and an observer sees only its own calls", arguments: TransportKind.allCases)
+    @Test(
+        "calls outside observe report nothing, an observer sees only its own calls, and each of them whole",
+        arguments: TransportKind.allCases)
     func scope(kind: TransportKind) async throws {
         try await withServer(kind, respond: { _ in .json(#"{"ok":true}"#) }) { transport, _ in
             // Given
@@ -141,12 +143,13 @@ struct TransferProgressEndToEndTests {
             _ = try await api.upload(UploadRequest(title: "before"))
             try await TransferProgress.observe({ reports.add($0) }) {
                 _ = try await api.upload(UploadRequest(title: "observed"))
+                _ = try await api.upload(UploadRequest(title: "observed again"))
             }
             _ = try await api.upload(UploadRequest(title: "after"))
 
-            // Then
-            #expect(reports.of(.upload).filter(\.isFinished).count == 1)
-            #expect(reports.of(.download).filter(\.isFinished).count == 1)
+            // Then: two calls, each reported to its end
+            #expect(reports.of(.upload).filter(\.isFinished).count == 2)
+            #expect(reports.of(.download).filter(\.isFinished).count == 2)
         }
     }
 }

@@ -4,6 +4,19 @@ enum InterceptorChain {
         _ request: HttpRequestParams, through interceptors: [any Interceptor], redirects: RedirectPolicy,
         to transport: any HttpTransport
     ) async throws -> HttpOperationResult {
+        // An observed call gets a progress of its own, shared by its retries and redirects (see TransferProgressReporter).
+        guard let observation = TransferProgressReporter.current else {
+            return try await sendThroughChain(request, through: interceptors, redirects: redirects, to: transport)
+        }
+        return try await TransferProgressReporter.$current.withValue(observation.forCall()) {
+            try await sendThroughChain(request, through: interceptors, redirects: redirects, to: transport)
+        }
+    }
+
+    private static func sendThroughChain(
+        _ request: HttpRequestParams, through interceptors: [any Interceptor], redirects: RedirectPolicy,
+        to transport: any HttpTransport
+    ) async throws -> HttpOperationResult {
         if interceptors.isEmpty { return try await RedirectFollower.send(request, policy: redirects, to: transport) }
         return try await step(0, interceptors, redirects, transport)(request)
     }

@@ -3,9 +3,11 @@ import Foundation
 /// Where a transport reports the progress of the call it is sending, when someone observes it (see
 /// ``TransferProgress/observe(_:isolation:during:)``).
 ///
-/// Transports read ``current`` once per call, in the calling task, and skip all counting when it is `nil`. The
-/// reporter keeps the promises of ``TransferProgress``: it drops reports that would go backwards or repeat, caps them
-/// at the expected size, and sends the finished report once.
+/// Transports read ``current`` once per call, in the calling task, and skip all counting when it is `nil`. Each
+/// endpoint call (with its retries and redirects) gets a reporter of its own, made by ``forCall()``, so the calls an
+/// operation makes one after another, or at once, are each reported whole. The reporter keeps the promises of
+/// ``TransferProgress``: it drops reports that would go backwards or repeat, caps uploads at their size, and sends
+/// each direction's finished report once.
 public final class TransferProgressReporter: Sendable {
     /// The reporter of the calls the current task makes, or `nil` when nobody observes them.
     @TaskLocal public static var current: TransferProgressReporter?
@@ -13,17 +15,32 @@ public final class TransferProgressReporter: Sendable {
     private struct Direction {
         var completed: Int64 = -1
         var finished = false
+        /// A download that ran past its `Content-Length` (a body the transport decompressed): its size is unknown.
+        var outgrewExpected = false
     }
 
-    private let handler: @Sendable (TransferProgress) -> Void
-    // The handler runs under the lock, so reports arrive one at a time and in order whatever thread sends them.
+    // Shared by the reporters of one observation: the handler runs under this lock, so reports arrive one at a time
+    // and, per call, in order, whatever thread sends them.
+    private let handler: Locked<@Sendable (TransferProgress) -> Void>
     private let state = Locked((upload: Direction(), download: Direction()))
 
     /// Creates a reporter that passes reports to `handler`.
     ///
     /// - Parameter handler: Receives the reports, one at a time.
-    public init(_ handler: @escaping @Sendable (TransferProgress) -> Void) {
+    public convenience init(_ handler: @escaping @Sendable (TransferProgress) -> Void) {
+        self.init(sharing: Locked(handler))
+    }
+
+    private init(sharing handler: Locked<@Sendable (TransferProgress) -> Void>) {
         self.handler = handler
+    }
+
+    /// A reporter for one more call, with the same handler and a progress of its own; RetroSwift makes one per
+    /// endpoint call, which its retries and redirects share.
+    ///
+    /// - Returns: A new reporter.
+    public func forCall() -> TransferProgressReporter {
+        TransferProgressReporter(sharing: handler)
     }
 
     /// Reports request body bytes handed to the connection.
@@ -35,7 +52,9 @@ public final class TransferProgressReporter: Sendable {
         report(.upload, completed: completed, expected: expected, finished: false)
     }
 
-    /// Reports bytes of a 2xx response body received; do not report error or redirect bodies.
+    /// Reports bytes of a 2xx response body received; do not report error or redirect bodies. Only
+    /// ``finishDownload(total:)`` finishes a download: a body the transport decompresses can run past its
+    /// `Content-Length`, and then the size is reported as unknown from there on.
     ///
     /// - Parameters:
     ///   - completed: Bytes of the body received so far.
@@ -57,15 +76,29 @@ public final class TransferProgressReporter: Sendable {
         state.withLock { state in
             var current = state[keyPath: path]
             guard !current.finished else { return }
-            let expected = expected.flatMap { $0 >= 0 ? $0 : nil }
+            var expected = expected.flatMap { $0 >= 0 ? $0 : nil }
             var completed = max(0, completed)
-            if let expected { completed = min(completed, expected) }
-            let reachesTotal = finished || expected.map { completed == $0 } ?? false
-            guard completed > current.completed || (reachesTotal && completed == current.completed) else { return }
+            let reachesTotal: Bool
+            switch direction {
+            case .upload:
+                // A request body's size is exact: reaching it is the end, and a transport's overshoot is capped.
+                if let expected { completed = min(completed, expected) }
+                reachesTotal = finished || expected.map { completed == $0 } ?? false
+            case .download:
+                if !finished, let size = expected, completed > size { current.outgrewExpected = true }
+                if current.outgrewExpected && !finished { expected = nil }
+                reachesTotal = finished
+            }
+            guard completed > current.completed || (reachesTotal && completed == current.completed) else {
+                state[keyPath: path] = current
+                return
+            }
             current.completed = completed
             current.finished = reachesTotal
             state[keyPath: path] = current
-            handler(TransferProgress(direction: direction, completedBytes: completed, expectedBytes: expected, isFinished: reachesTotal))
+            let progress = TransferProgress(
+                direction: direction, completedBytes: completed, expectedBytes: expected, isFinished: reachesTotal)
+            handler.withLock { $0(progress) }
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import RetroSwift
+import RetroSwiftTesting
 import Testing
 
 /// The promises of `TransferProgress`, kept by the reporter whatever a transport sends it.
@@ -35,6 +36,88 @@ struct TransferProgressReporterTests {
                 TransferProgress(direction: .download, completedBytes: 9, expectedBytes: 9, isFinished: true),
             ])
         #expect(reports.all.map(\.fractionCompleted) == [0, 0.4, 0.7, 1, nil, 1])
+    }
+
+    @Test("a download that outgrows its Content-Length (a body the transport decompressed) finishes only at its end")
+    func downloadOutgrowsContentLength() {
+        // Given
+        let reports = Reports()
+        let reporter = TransferProgressReporter { reports.add($0) }
+
+        // When: Content-Length 10, while 25 bytes arrive
+        for completed: Int64 in [0, 6, 10, 14, 20] { reporter.reportDownload(completed: completed, expected: 10) }
+        reporter.finishDownload(total: 25)
+
+        // Then: reaching 10 does not finish it, and past it the size is unknown
+        #expect(
+            reports.all == [
+                TransferProgress(direction: .download, completedBytes: 0, expectedBytes: 10, isFinished: false),
+                TransferProgress(direction: .download, completedBytes: 6, expectedBytes: 10, isFinished: false),
+                TransferProgress(direction: .download, completedBytes: 10, expectedBytes: 10, isFinished: false),
+                TransferProgress(direction: .download, completedBytes: 14, expectedBytes: nil, isFinished: false),
+                TransferProgress(direction: .download, completedBytes: 20, expectedBytes: nil, isFinished: false),
+                TransferProgress(direction: .download, completedBytes: 25, expectedBytes: 25, isFinished: true),
+            ])
+    }
+
+    /// A transport that reports a 100-byte upload and, for a 2xx answer, a 50-byte download, answering with the
+    /// statuses given in turn.
+    private final class ReportingTransport: HttpTransport {
+        private let statuses: Protected<[Int]>
+
+        init(statuses: [Int]) {
+            self.statuses = Protected(statuses)
+        }
+
+        func setConfiguration(scheme: String, host: String, sharedHeaders: [String: String]?) {}
+        func setConfiguration(baseURL: URL, sharedHeaders: [String: String]?) {}
+
+        func sendRequest(with params: HttpRequestParams) async throws -> HttpOperationResult {
+            let status = statuses.mutate { $0.isEmpty ? 200 : $0.removeFirst() }
+            let progress = TransferProgressReporter.current
+            for sent: Int64 in [0, 60, 100] { progress?.reportUpload(completed: sent, expected: 100) }
+            guard (200..<300).contains(status) else { return HttpOperationResult(statusCode: status) }
+            progress?.reportDownload(completed: 30, expected: 50)
+            progress?.finishDownload(total: 50)
+            return HttpOperationResult(statusCode: status, body: Data(repeating: 0x61, count: 50))
+        }
+    }
+
+    // @unchecked Sendable: the fixture adds only endpoint wrappers, set up in init and never reassigned.
+    private final class UploadApi: Domain, @unchecked Sendable {
+        @Put("/blobs/1") var put: () async throws -> Data
+    }
+
+    @Test("each call of an observed operation is reported whole: calls in a row, at once, and with a retry")
+    func perCall() async throws {
+        // Given
+        let inRow = Reports()
+        let atOnce = Reports()
+        let retried = Reports()
+        let api = UploadApi(transport: ReportingTransport(statuses: []))
+        let retrying = UploadApi(transport: ReportingTransport(statuses: [503]))
+        retrying.interceptors = [RetryInterceptor(maxAttempts: 2, sleep: { _ in }, jitter: { _ in 0 })]
+
+        // When
+        try await TransferProgress.observe({ inRow.add($0) }) {
+            _ = try await api.put()
+            _ = try await api.put()
+        }
+        try await TransferProgress.observe({ atOnce.add($0) }) {
+            async let first = api.put()
+            async let second = api.put()
+            _ = try await (first, second)
+        }
+        try await TransferProgress.observe({ retried.add($0) }) { _ = try await retrying.put() }
+
+        // Then: two whole calls each time, and the retry's upload is not reported again
+        let oneCall = [0, 60, 100, 30, 50] as [Int64]
+        #expect(inRow.all.map(\.completedBytes) == oneCall + oneCall)
+        #expect(inRow.all.filter(\.isFinished).count == 4)
+        #expect(atOnce.all.filter(\.isFinished).count == 4)
+        #expect(atOnce.all.filter { $0.direction == .upload }.map(\.completedBytes).sorted() == [0, 0, 60, 60, 100, 100])
+        #expect(retried.all.map(\.completedBytes) == oneCall)
+        #expect(retried.all.filter(\.isFinished).count == 2)
     }
 
     @Test("observe hands its reporter to the calls inside it only, and returns what the operation returns")
