@@ -72,10 +72,10 @@
         public func sendRequest(with params: HttpRequestParams) async throws -> HttpOperationResult {
             let progress = TransferProgressReporter.current
             let request = try makeRequest(params, progress: progress)
-            let seconds = params.timeout ?? defaultTimeout
-            let deadline = ContinuousClock.now + .nanoseconds(Int64(seconds * 1_000_000_000))
+            let timeout = Self.nanoseconds(ofTimeout: params.timeout ?? defaultTimeout)
+            let deadline = ContinuousClock.now + .nanoseconds(timeout)
             do {
-                let response = try await client.execute(request, timeout: .nanoseconds(Int64(seconds * 1_000_000_000)))
+                let response = try await client.execute(request, timeout: .nanoseconds(timeout))
                 // async-http-client's timeout ends when the head arrives; the body is read under the same deadline, so
                 // a body that drips past it fails with `.timedOut` instead of arriving late as a success.
                 return try await Self.withDeadline(deadline) {
@@ -84,6 +84,15 @@
             } catch {
                 throw Self.translate(error)
             }
+        }
+
+        /// A timeout in seconds as nanoseconds, at most a year's: `.infinity` (no timeout, for a stream that may stay
+        /// silent) and absurdly long ones would overflow the `Int64` async-http-client counts in. Timeouts that are
+        /// not positive numbers never get here: RetroSwift refuses them before the call.
+        static func nanoseconds(ofTimeout seconds: TimeInterval) -> Int64 {
+            let year: TimeInterval = 365 * 24 * 3600
+            guard seconds.isFinite, seconds < year else { return Int64(year) * 1_000_000_000 }
+            return Int64(max(seconds, 0) * 1_000_000_000)
         }
 
         /// Runs `body`, cancelling it and throwing `URLError(.timedOut)` if it has not finished by `deadline`.
@@ -142,13 +151,13 @@
             if params.responseDestination == .stream && isSuccess {
                 // The stream outlives this call: the whole-request deadline ends here, and from now on the timeout is
                 // how long the body may be silent.
-                let seconds = params.timeout ?? defaultTimeout
                 let chunks = response.body.map { buffer in
                     counter?.add(buffer.readableBytes)
                     return Data(buffer.readableBytesView)
                 }
                 let stream = HttpBodyStream.reading(
-                    chunks, idleTimeout: .nanoseconds(Int64(seconds * 1_000_000_000)), translatingErrors: Self.translate,
+                    chunks, idleTimeout: .nanoseconds(Self.nanoseconds(ofTimeout: params.timeout ?? defaultTimeout)),
+                    translatingErrors: Self.translate,
                     onEnd: { counter?.finish() })
                 return HttpOperationResult(statusCode: status, headers: headers, bodyStream: stream, url: requested)
             }

@@ -149,7 +149,9 @@ public final class URLSessionTransport: ConfigurableHttpTransport {
     private func makeRequest(_ params: HttpRequestParams, _ configuration: HttpTransportConfiguration) throws -> URLRequest {
         var request = URLRequest(url: try params.url(relativeTo: configuration.baseURL))
         request.httpMethod = params.method.rawValue
-        if let timeout = params.timeout { request.timeoutInterval = timeout }
+        // Capped at a year: swift-corelibs-foundation turns the interval into whole milliseconds, which `.infinity` (no
+        // timeout, for a stream that may stay silent) would overflow.
+        if let timeout = params.timeout { request.timeoutInterval = min(timeout, 365 * 24 * 3600) }
         for header in params.headerFields(sharedHeaders: configuration.sharedHeaders) {
             request.setValue(header.value, forHTTPHeaderField: header.name)
         }

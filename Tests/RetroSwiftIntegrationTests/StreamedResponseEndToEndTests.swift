@@ -28,6 +28,7 @@ struct StreamedResponseEndToEndTests {
         @Post("/chat") var chat: () async throws -> ServerSentEvents<Delta>
         @Get("/events") var events: (ResumeRequest) async throws -> ServerSentEvents<ServerSentEvent>
         @Get("/chat", timeout: 2) var quickChat: () async throws -> ServerSentEvents<Delta>
+        @Get("/chat", timeout: .infinity) var patientChat: () async throws -> ServerSentEvents<Delta>
         @Post("/chat") var chatOrProblem: () async throws -> Either<ServerSentEvents<Delta>, Problem>
         @Get("/logs") var logs: () async throws -> JSONLines<Delta>
         @Get("/seq") var records: () async throws -> JSONTextSequence<Delta>
@@ -52,7 +53,7 @@ struct StreamedResponseEndToEndTests {
     }
 
     @Test(
-        "the first event arrives while the server holds the stream open, and leaving the loop closes the connection",
+        "the first event arrives while the server holds the stream open, and leaving the loop closes the connection while the sequence is still held",
         arguments: TransportKind.allCases)
     func firstEventBeforeTheEnd(kind: TransportKind) async throws {
         // Given: one event, and then the server holds the response open without ever ending it, so the event can
@@ -66,8 +67,9 @@ struct StreamedResponseEndToEndTests {
             let api = Api(transport: transport)
 
             // When
+            let events = try await api.chat()
             var received: [Delta] = []
-            for try await delta in try await api.chat() {
+            for try await delta in events {
                 received.append(delta)
                 break
             }
@@ -76,6 +78,27 @@ struct StreamedResponseEndToEndTests {
             #expect(received == [Delta(text: "Hel")])
             let closed = try await Self.connectionsClose(on: server)
             #expect(closed)
+            withExtendedLifetime(events) {}
+        }
+    }
+
+    @Test("an endpoint declared with no timeout (.infinity) streams on every transport", arguments: TransportKind.allCases)
+    func noTimeout(kind: TransportKind) async throws {
+        // Given
+        try await withServer(
+            kind,
+            respond: { _ in
+                ScriptedResponse(headers: Self.eventStream, behavior: .chunked(pieces: [Self.event("a"), Self.event("b")], interval: 0.05))
+            }
+        ) { transport, _ in
+            let api = Api(transport: transport)
+
+            // When
+            var received: [Delta] = []
+            for try await delta in try await api.patientChat() { received.append(delta) }
+
+            // Then
+            #expect(received == [Delta(text: "a"), Delta(text: "b")])
         }
     }
 

@@ -254,6 +254,11 @@ struct RequestBuilder {
         if let problem = settings.target?.problem {
             throw RequestError(.transportNotConfigured, endpoint: plan.endpoint, reason: "the domain's \(problem); nothing was sent")
         }
+        if plan.timeout == nil, let timeout = settings.timeout, let problem = TimeoutRule.problem(in: timeout) {
+            throw RequestError(
+                .transportNotConfigured, endpoint: plan.endpoint,
+                reason: "the domain's timeout \(problem): give a positive number of seconds, or .infinity for none; nothing was sent")
+        }
         // A @Url field's value stands in for the template: its path, then its own query before the fields'.
         let url = dynamicURL?.url
         var params = HttpRequestParams(

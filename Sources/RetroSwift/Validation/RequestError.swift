@@ -12,8 +12,8 @@ public struct RequestError: Error, Sendable, CustomStringConvertible, LocalizedE
         case undecodableResponse
         /// The JSON body could not be encoded.
         case unencodableBody
-        /// No usable base URL: neither the domain nor the transport has one, the domain's base URL or shared headers
-        /// are unusable, or two domains configured the transport differently. Nothing was sent.
+        /// No usable base URL: neither the domain nor the transport has one, the domain's base URL, shared headers or
+        /// timeout are unusable, or two domains configured the transport differently. Nothing was sent.
         case transportNotConfigured
         /// A redirect was not followed: too many of them, a downgrade from `https` to `http`, a scheme other than
         /// `http` and `https`, or a `Location` that is not a URL. ``RequestError/response`` holds the `3xx`.

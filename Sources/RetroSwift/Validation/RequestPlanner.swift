@@ -144,6 +144,7 @@ struct RequestPlanner {
             planner.checkRequestType(requestType, valueSeen: reader.isPlanned)
         }
         planner.checkOtherHosts()
+        planner.checkTimeout()
         planner.checkResponse(responseType)
         guard planner.issues.isEmpty, let template, descriptions != nil else { throw DeclarationError(issues: planner.issues) }
         return RequestPlan(
@@ -375,6 +376,12 @@ struct RequestPlanner {
                 fix: "list host names only, such as 'cdn.example.com', without scheme, port or path"
             )
         }
+    }
+
+    /// A timeout is a positive number of seconds; `.infinity` means none (transports cap it at a year).
+    private mutating func checkTimeout() {
+        guard let timeout = declaration.timeout, let problem = TimeoutRule.problem(in: timeout) else { return }
+        report("timeout \(problem)", fix: "give a positive number of seconds, or .infinity for no timeout")
     }
 
     private mutating func checkBody(_ fields: [CheckedField]) -> RequestPlan.BodyStyle {

@@ -249,3 +249,51 @@ struct DeclarationErrorTests {
         try api.validateEndpoints()
     }
 }
+
+extension DeclarationErrorTests {
+    // @unchecked Sendable: the fixture adds only endpoint wrappers, set up in init and never reassigned.
+    private final class TimeoutApi: Domain, @unchecked Sendable {
+        @Get("/zero", timeout: 0) var zero: () async throws -> Empty
+        @Get("/negative", timeout: -1) var negative: () async throws -> Empty
+        @Get("/nan", timeout: .nan) var notANumber: () async throws -> Empty
+        @Get("/forever", timeout: .infinity) var forever: () async throws -> Empty
+        @Get("/domain") var domainTimeout: () async throws -> Empty
+    }
+
+    @Test("a timeout must be a positive number of seconds: the endpoint's is a declaration mistake, the domain's a RequestError")
+    func timeouts() async throws {
+        // Given
+        let transport = RecordingTransport { _ in .json("{}") }
+        let api = TimeoutApi(transport: transport)
+
+        // When
+        let zero = await #expect(throws: DeclarationError.self) { _ = try await api.zero() }
+        let notANumber = await #expect(throws: DeclarationError.self) { _ = try await api.notANumber() }
+        let validated = #expect(throws: DeclarationError.self) { try api.validateEndpoints() }
+        _ = try await api.forever()
+        api.timeout = .nan
+        let domain = await #expect(throws: RequestError.self) { _ = try await api.domainTimeout() }
+
+        // Then
+        #expect(
+            zero?.description == """
+                RetroSwift found 1 declaration mistake:
+                - TimeoutApi.zero (GET /zero): timeout is 0.0 seconds, which is not positive. Fix: give a positive number \
+                of seconds, or .infinity for no timeout.
+                """)
+        #expect(
+            notANumber?.description == """
+                RetroSwift found 1 declaration mistake:
+                - TimeoutApi.notANumber (GET /nan): timeout is not a number (NaN). Fix: give a positive number of seconds, \
+                or .infinity for no timeout.
+                """)
+        #expect(validated?.issues.map(\.endpoint.name) == ["zero", "negative", "notANumber"])
+        #expect(
+            domain?.description == """
+                TimeoutApi.domainTimeout (GET /domain): the domain's timeout is not a number (NaN): give a positive number \
+                of seconds, or .infinity for none; nothing was sent
+                """)
+        #expect(transport.requests.map(\.encodedPath) == ["/forever"])
+        #expect(transport.requests.first?.timeout == .infinity)
+    }
+}
