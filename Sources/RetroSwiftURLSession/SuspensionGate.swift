@@ -25,13 +25,16 @@ final class SuspensionGate: Sendable {
         self.resume = resume
     }
 
-    /// The writer was told to pause: suspends, unless the reader has already asked to go on.
+    /// The writer was told to pause: suspends, unless the reader has already asked to go on or the task is suspended
+    /// already (data URLSession had queued before the suspend still arrives, and finds the buffer still full; a
+    /// second `suspend()` would need a second `resume()`).
     func pause() {
         state.withLock { state in
             if state.demandArrived {
                 state.demandArrived = false
                 return
             }
+            guard !state.suspended else { return }
             state.suspended = true
             suspend()
         }

@@ -151,7 +151,7 @@ public final class URLSessionTransport: ConfigurableHttpTransport {
         request.httpMethod = params.method.rawValue
         // Capped at a year: swift-corelibs-foundation turns the interval into whole milliseconds, which `.infinity` (no
         // timeout, for a stream that may stay silent) would overflow.
-        if let timeout = params.timeout { request.timeoutInterval = min(timeout, 365 * 24 * 3600) }
+        if let timeout = params.timeout, timeout > 0 { request.timeoutInterval = min(timeout, 365 * 24 * 3600) }
         for header in params.headerFields(sharedHeaders: configuration.sharedHeaders) {
             request.setValue(header.value, forHTTPHeaderField: header.name)
         }

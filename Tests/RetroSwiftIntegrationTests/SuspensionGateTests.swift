@@ -16,19 +16,21 @@ struct SuspensionGateTests {
         func add(_ call: String) { calls.withLock { $0.append(call) } }
     }
 
-    @Test("a resume asked for before the suspend cancels that suspend; otherwise each suspend is followed by its resume")
+    @Test("a resume asked for before the suspend cancels that suspend; a suspended task is not suspended again; a resume follows")
     func ordering() {
         // Given
         let calls = Calls()
         let gate = SuspensionGate(suspend: { calls.add("suspend") }, resume: { calls.add("resume") })
 
-        // When: the reader catches up before the delegate queue gets to pause, then a pause that sticks
+        // When: the reader catches up before the delegate queue gets to pause; then a pause that sticks, and data
+        // queued before it arrives and pauses again; then the reader catches up
         gate.demand()
+        gate.pause()
         gate.pause()
         gate.pause()
         gate.demand()
 
-        // Then
+        // Then: one suspend, one resume
         #expect(calls.all == ["suspend", "resume"])
     }
 

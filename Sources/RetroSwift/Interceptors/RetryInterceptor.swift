@@ -40,7 +40,8 @@ public struct RetryInterceptor: Interceptor {
     public init(
         maxAttempts: Int = 3, baseDelay: TimeInterval = 0.5, maxDelay: TimeInterval = 30,
         retriesNonIdempotent: Bool = false, retryableStatuses: Set<Int> = [408, 429, 502, 503, 504],
-        sleep: @escaping Sleep = { try await Task.sleep(nanoseconds: UInt64(max(0, $0) * 1_000_000_000)) },
+        // At most a year: a `maxDelay` of `.infinity` lets any `Retry-After` through, which would overflow `UInt64`.
+        sleep: @escaping Sleep = { try await Task.sleep(nanoseconds: UInt64(min(max(0, $0), 365 * 24 * 3600) * 1_000_000_000)) },
         jitter: @escaping Jitter = { $0 > 0 ? Double.random(in: 0...$0) : 0 },
         now: @escaping @Sendable () -> Date = { Date() }
     ) {

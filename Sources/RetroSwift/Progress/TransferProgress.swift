@@ -16,7 +16,8 @@ public struct TransferProgress: Sendable, Hashable {
     public let direction: Direction
     /// Bytes transferred so far; never less than in an earlier report of the same call and direction.
     public let completedBytes: Int64
-    /// The size of the body when known (a request body, or a response with `Content-Length`), else `nil`.
+    /// The size of the body when known (a request body, or a response with `Content-Length`), else `nil`; also `nil`
+    /// once a download has run past its `Content-Length` (a body the transport decompressed).
     public let expectedBytes: Int64?
     /// Whether this is the last report of this direction: the body has been transferred whole.
     public let isFinished: Bool

@@ -63,9 +63,10 @@ public final class TransferProgressReporter: Sendable {
         report(.download, completed: completed, expected: expected, finished: false)
     }
 
-    /// Reports that a 2xx response body arrived whole.
+    /// Reports that a 2xx response body arrived whole: the one way a download finishes, so call it at the end of
+    /// every 2xx body you report, streamed ones included.
     ///
-    /// - Parameter total: The body's size.
+    /// - Parameter total: The body's size; a total below the bytes already reported finishes at those.
     public func finishDownload(total: Int64) {
         report(.download, completed: total, expected: total, finished: true)
     }
@@ -87,6 +88,11 @@ public final class TransferProgressReporter: Sendable {
             case .download:
                 if !finished, let size = expected, completed > size { current.outgrewExpected = true }
                 if current.outgrewExpected && !finished { expected = nil }
+                if finished, completed < current.completed {
+                    // A transport's total below what it reported (the compressed size, say) must still end the report.
+                    completed = current.completed
+                    expected = completed
+                }
                 reachesTotal = finished
             }
             guard completed > current.completed || (reachesTotal && completed == current.completed) else {

@@ -41,13 +41,17 @@ public struct HttpBodyStream: AsyncSequence, Sendable {
         source = .buffered(StreamReader(buffer))
     }
 
-    /// Starts reading the body; do this once.
+    /// Starts reading the body; do this once. A body still arriving can be read once: a later iterator (another task's
+    /// loop, or a second loop) throws a ``RequestError`` from its first `next()`, and leaves the first one be.
     ///
     /// - Returns: An iterator over the chunks.
     public func makeAsyncIterator() -> Iterator {
         switch source {
-        case .whole(let data): Iterator(pending: data.isEmpty ? nil : data, iteration: nil)
-        case .buffered(let reader): Iterator(pending: nil, iteration: StreamIteration(reader))
+        case .whole(let data): Iterator(pending: data.isEmpty ? nil : data, iteration: nil, refused: false)
+        case .buffered(let reader):
+            reader.claim()
+                ? Iterator(pending: nil, iteration: StreamIteration(reader), refused: false)
+                : Iterator(pending: nil, iteration: nil, refused: true)
         }
     }
 
@@ -55,13 +59,16 @@ public struct HttpBodyStream: AsyncSequence, Sendable {
     public struct Iterator: AsyncIteratorProtocol, Sendable {
         fileprivate var pending: Data?
         fileprivate let iteration: StreamIteration?
+        /// Made after the body's one iterator: reading it would take chunks from that one.
+        fileprivate let refused: Bool
 
         /// The next chunk.
         ///
         /// - Returns: The chunk, or `nil` when the body has ended.
         /// - Throws: The transport's error when the connection failed before the end, `CancellationError` when the
-        ///   task was cancelled.
+        ///   task was cancelled, ``RequestError`` when the body already has an iterator.
         public mutating func next() async throws -> Data? {
+            if refused { throw StreamBuffer.alreadyRead }
             if let chunk = pending {
                 pending = nil
                 return chunk
@@ -89,9 +96,18 @@ public struct HttpBodyStream: AsyncSequence, Sendable {
 /// nobody can read on, so the buffer is cancelled and the transport closes the connection.
 private final class StreamReader: Sendable {
     let buffer: StreamBuffer
+    private let claimed = Locked(false)
 
     init(_ buffer: StreamBuffer) {
         self.buffer = buffer
+    }
+
+    /// Whether the caller is the body's first iterator, the one that may read it.
+    func claim() -> Bool {
+        claimed.withLock { claimed in
+            defer { claimed = true }
+            return !claimed
+        }
     }
 
     deinit {

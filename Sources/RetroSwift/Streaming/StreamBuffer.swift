@@ -46,11 +46,12 @@ final class StreamBuffer: Sendable {
     private let state = Locked(State())
     private let capacity: Int
 
-    /// What a task gets that reads while another task already waits for the next chunk.
-    private static var secondReader: RequestError {
+    /// What a second reader of a body gets: a second iterator, or a copy of the iterator reading from another task
+    /// while the first waits.
+    static var alreadyRead: RequestError {
         RequestError(
             .undecodableResponse, endpoint: nil,
-            reason: "another task is already reading this streamed body; read a stream from one task, in one loop")
+            reason: "this streamed body is already being read, or was read; a stream is read once, by one loop")
     }
     private let onCancel: @Sendable () -> Void
     private let onDemand = Locked<(@Sendable () -> Void)?>(nil)
@@ -85,8 +86,8 @@ final class StreamBuffer: Sendable {
                         state.outcome = .finished
                         return (.failure(error), .none)
                     case .open:
-                        // Two tasks reading one stream would each wait for the same chunks; the second one is told.
-                        guard state.reader == nil else { return (.failure(Self.secondReader), .none) }
+                        // Copies of one iterator reading from two tasks would each wait for the same chunks; the second is told.
+                        guard state.reader == nil else { return (.failure(Self.alreadyRead), .none) }
                         state.reader = continuation
                         return (nil, .none)
                     }

@@ -19,7 +19,8 @@ public struct HttpRequestParams: Sendable {
     public internal(set) var headers: [HttpHeader]
     /// The body, or `nil` when the request has none.
     public internal(set) var body: HttpRequestBody?
-    /// The timeout for this call (endpoint's, else domain's), or `nil` for the transport's default.
+    /// The timeout for this call in seconds (endpoint's, else domain's), or `nil` for the transport's default: positive,
+    /// or `.infinity` for none (cap it before converting it to an integer).
     public let timeout: TimeInterval?
     /// Where the transport should put a successful response body.
     public let responseDestination: ResponseDestination

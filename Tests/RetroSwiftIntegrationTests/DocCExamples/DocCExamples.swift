@@ -65,7 +65,7 @@ enum DocCExamples {
 
             var request = URLRequest(url: url)
             request.httpMethod = params.method.rawValue
-            if let timeout = params.timeout { request.timeoutInterval = timeout }
+            if let timeout = params.timeout { request.timeoutInterval = min(timeout, 365 * 24 * 3600) }  // .infinity: none
             for field in params.headerFields(sharedHeaders: settings.sharedHeaders) {
                 request.addValue(field.value, forHTTPHeaderField: field.name)
             }

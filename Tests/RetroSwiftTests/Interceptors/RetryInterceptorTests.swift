@@ -207,4 +207,21 @@ struct RetryInterceptorTests {
         // Then
         #expect(transport.requests.count == 1)
     }
+
+    @Test("with maxDelay .infinity, a Retry-After of thousands of years waits (until cancelled) instead of crashing")
+    func unboundedRetryAfter() async throws {
+        // Given: 10^14 seconds overflows UInt64 nanoseconds
+        let transport = Self.failing(headers: ["Retry-After": "100000000000000"])
+        let api = Self.api(transport, RetryInterceptor(maxAttempts: 2, maxDelay: .infinity))
+
+        // When
+        let task = Task { try await api.get() }
+        while transport.requests.isEmpty { await Task.yield() }
+        task.cancel()
+        let result = await task.result
+
+        // Then
+        #expect(throws: CancellationError.self) { try result.get() }
+        #expect(transport.requests.count == 1)
+    }
 }

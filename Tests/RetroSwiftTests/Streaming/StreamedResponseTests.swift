@@ -187,33 +187,62 @@ struct StreamedResponseTests {
         #expect(cancelled.value == 0)
     }
 
-    @Test("a second task reading the same stream is told so instead of waiting forever, and the first one is released")
+    @Test("a stream is read by one loop: a second one, in another task or after the first, is told so and leaves the first be")
     func secondReader() async throws {
-        // Given: nothing written, so whichever task reads first waits, and the other one is the second reader
-        let (stream, _) = HttpBodyStream.makeStream()
-
-        // When
-        let outcomes = await withTaskGroup(of: String.self) { group in
-            for _ in 0..<2 {
-                group.addTask {
-                    do {
-                        for try await _ in stream {}
-                        return "ended"
-                    } catch let error as RequestError {
-                        return error.description
-                    } catch {
-                        return "\(type(of: error))"
-                    }
-                }
-            }
-            return await group.reduce(into: []) { $0.append($1) }
+        // Given: the first loop's iterator exists before the second loop starts
+        let (stream, writer) = HttpBodyStream.makeStream()
+        let message = "RetroSwift: this streamed body is already being read, or was read; a stream is read once, by one loop"
+        let iterator = stream.makeAsyncIterator()
+        let first = Task {
+            var iterator = iterator
+            var chunks: [Data] = []
+            while let chunk = try await iterator.next() { chunks.append(chunk) }
+            return chunks
         }
 
-        // Then: the second reader's loop ends, which ends the stream for the first one too
+        // When
+        let second = await #expect(throws: RequestError.self) {
+            for try await _ in stream {}
+        }
+        writer.offer(Data("a".utf8))
+        writer.finish()
+
+        // Then: the first loop got the whole body, and a loop after it is refused too
+        #expect(second?.description == message)
+        #expect(try await first.value == [Data("a".utf8)])
+        let afterward = await #expect(throws: RequestError.self) {
+            for try await _ in stream {}
+        }
+        #expect(afterward?.description == message)
+    }
+
+    @Test("copies of one iterator read from two tasks at once: the second to wait is told so, the first gets the chunk")
+    func iteratorCopiesInTwoTasks() async throws {
+        // Given: nothing written, so whichever task asks first waits and the other one is refused
+        let (stream, writer) = HttpBodyStream.makeStream()
+        let iterator = stream.makeAsyncIterator()
+        let results = Locked<[String]>([])
+        let tasks = (0..<2).map { _ in
+            Task {
+                var copy = iterator
+                do {
+                    let chunk = try await copy.next()
+                    results.withLock { $0.append(chunk.map { String(decoding: $0, as: UTF8.self) } ?? "end") }
+                } catch {
+                    results.withLock { $0.append("\(error)") }
+                }
+            }
+        }
+
+        // When: the refused one has answered, then a chunk comes
+        while results.current.isEmpty { await Task.yield() }
+        writer.offer(Data("a".utf8))
+        for task in tasks { await task.value }
+
+        // Then
         #expect(
-            outcomes.sorted() == [
-                "CancellationError",
-                "RetroSwift: another task is already reading this streamed body; read a stream from one task, in one loop",
+            results.current == [
+                "RetroSwift: this streamed body is already being read, or was read; a stream is read once, by one loop", "a",
             ])
     }
 

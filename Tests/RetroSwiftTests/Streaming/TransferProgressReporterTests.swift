@@ -44,9 +44,14 @@ struct TransferProgressReporterTests {
         let reports = Reports()
         let reporter = TransferProgressReporter { reports.add($0) }
 
-        // When: Content-Length 10, while 25 bytes arrive
+        let shortTotal = Reports()
+        let shortReporter = TransferProgressReporter { shortTotal.add($0) }
+
+        // When: Content-Length 10, while 25 bytes arrive; and a transport that ends with the compressed size
         for completed: Int64 in [0, 6, 10, 14, 20] { reporter.reportDownload(completed: completed, expected: 10) }
         reporter.finishDownload(total: 25)
+        shortReporter.reportDownload(completed: 20, expected: 10)
+        shortReporter.finishDownload(total: 10)
 
         // Then: reaching 10 does not finish it, and past it the size is unknown
         #expect(
@@ -57,6 +62,11 @@ struct TransferProgressReporterTests {
                 TransferProgress(direction: .download, completedBytes: 14, expectedBytes: nil, isFinished: false),
                 TransferProgress(direction: .download, completedBytes: 20, expectedBytes: nil, isFinished: false),
                 TransferProgress(direction: .download, completedBytes: 25, expectedBytes: 25, isFinished: true),
+            ])
+        #expect(
+            shortTotal.all == [
+                TransferProgress(direction: .download, completedBytes: 20, expectedBytes: nil, isFinished: false),
+                TransferProgress(direction: .download, completedBytes: 20, expectedBytes: 20, isFinished: true),
             ])
     }
 
