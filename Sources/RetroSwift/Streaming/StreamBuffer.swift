@@ -74,34 +74,19 @@ final class StreamBuffer: Sendable {
             cancel()
             throw CancellationError()
         }
-        if let ready = takeReady() { return try ready.get() }
+        if let ready = take(orWaitWith: nil) { return try ready.get() }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Data?, any Error>) in
-                let (ready, wake) = state.withLock { state -> (Result<Data?, any Error>?, Wake) in
-                    if let chunk = state.pop() { return (.success(chunk), wakeWriter(&state)) }
-                    if state.cancelled { return (.failure(CancellationError()), .none) }
-                    switch state.outcome {
-                    case .finished: return (.success(nil), .none)
-                    case .failed(let error):
-                        state.outcome = .finished
-                        return (.failure(error), .none)
-                    case .open:
-                        // Copies of one iterator reading from two tasks would each wait for the same chunks; the second is told.
-                        guard state.reader == nil else { return (.failure(Self.alreadyRead), .none) }
-                        state.reader = continuation
-                        return (nil, .none)
-                    }
-                }
-                wake.perform(onDemand: onDemand.current)
-                if let ready { continuation.resume(with: ready) }
+                if let ready = take(orWaitWith: continuation) { continuation.resume(with: ready) }
             }
         } onCancel: {
             cancel()
         }
     }
 
-    /// A chunk or the end that is already there, without suspending; `nil` when the reader must wait.
-    private func takeReady() -> Result<Data?, any Error>? {
+    /// A chunk or the end that is already there; `nil` when the reader must wait, after registering `continuation`
+    /// (when given) to be resumed by the next chunk, the end or a cancellation.
+    private func take(orWaitWith continuation: CheckedContinuation<Data?, any Error>?) -> Result<Data?, any Error>? {
         let (ready, wake) = state.withLock { state -> (Result<Data?, any Error>?, Wake) in
             if let chunk = state.pop() { return (.success(chunk), wakeWriter(&state)) }
             if state.cancelled { return (.failure(CancellationError()), .none) }
@@ -110,7 +95,12 @@ final class StreamBuffer: Sendable {
             case .failed(let error):
                 state.outcome = .finished
                 return (.failure(error), .none)
-            case .open: return (nil, .none)
+            case .open:
+                guard let continuation else { return (nil, .none) }
+                // Copies of one iterator reading from two tasks would each wait for the same chunks; the second is told.
+                guard state.reader == nil else { return (.failure(Self.alreadyRead), .none) }
+                state.reader = continuation
+                return (nil, .none)
             }
         }
         wake.perform(onDemand: onDemand.current)
