@@ -67,7 +67,13 @@ struct TransferProgressEndToEndTests {
             #expect(received == Received(ok: true))
             #expect(sent > 8 << 20)
             Self.checkShape(reports.of(.upload), total: sent, expected: sent, "upload")
-            #expect(reports.of(.upload).count > 2)
+            // Reports along the way: async-http-client counts each chunk it hands to the connection, so there are
+            // always several. URLSession's `didSendBodyData` callbacks come through its delegate queue at its own
+            // pace: once, in a CI run, the finished report was the only one that went up (the earlier callbacks
+            // carried no new count), so only that one is certain there.
+            #if AsyncHTTPClient
+                if kind == .asyncHTTPClient { #expect(reports.of(.upload).count > 2) }
+            #endif
             Self.checkShape(reports.of(.download), total: 11, expected: 11, "download")
         }
     }
