@@ -39,7 +39,7 @@ struct FramingTests {
     @Test("every body kind, to memory and to a file, goes with Content-Length and never chunked", arguments: TransportKind.allCases)
     func contentLength(kind: TransportKind) async throws {
         // Given
-        let content = Data((0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        let content = TestBytes.pattern(200_000)
         let source = FileManager.default.temporaryDirectory.appendingPathComponent("retroswift-framing-\(UUID().uuidString)")
         try content.write(to: source)
         defer { try? FileManager.default.removeItem(at: source) }

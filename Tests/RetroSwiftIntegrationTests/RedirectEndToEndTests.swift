@@ -83,7 +83,7 @@ struct RedirectEndToEndTests {
 
     @Test("307 and 308 repeat the method and the exact body (JSON, form, multipart in memory and from a file)", arguments: combinations)
     func bodyRepeated(kind: TransportKind, status: Int, route: String) async throws {
-        let content = Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+        let content = TestBytes.pattern(300_000)
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("retroswift-redirect-\(UUID().uuidString)")
         try content.write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }

@@ -250,7 +250,7 @@ struct StreamedResponseEndToEndTests {
     @Test("JSON Lines, JSON text sequences, text lines and raw bytes stream on every transport", arguments: TransportKind.allCases)
     func otherFormats(kind: TransportKind) async throws {
         // Given
-        let big = Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+        let big = TestBytes.pattern(300_000)
         try await withServer(
             kind,
             respond: { request in

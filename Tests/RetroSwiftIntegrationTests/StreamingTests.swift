@@ -33,14 +33,10 @@ struct StreamingTests {
         @Get("/gone") var gone: () async throws -> DownloadedFile
     }
 
-    private static func pattern(_ count: Int) -> Data {
-        Data((0..<count).map { UInt8(truncatingIfNeeded: ($0 &* 2_654_435_761) >> 7) })
-    }
-
     @Test("a @FormFile from a file URL uploads the file byte for byte", arguments: TransportKind.allCases)
     func uploadFromFile(kind: TransportKind) async throws {
         // Given
-        let content = Self.pattern(8 * 1024 * 1024)
+        let content = TestBytes.pattern(8 * 1024 * 1024)
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("retroswift-upload-\(UUID().uuidString)")
         try content.write(to: url)
         defer { try? FileManager.default.removeItem(at: url) }
@@ -65,7 +61,7 @@ struct StreamingTests {
 
     @Test("DownloadedFile streams a 2xx body to a file; an error body still throws", arguments: TransportKind.allCases)
     func downloadToFile(kind: TransportKind) async throws {
-        let content = Self.pattern(8 * 1024 * 1024)
+        let content = TestBytes.pattern(8 * 1024 * 1024)
         try await withServer(
             kind,
             respond: { request in
@@ -105,7 +101,7 @@ struct StreamingTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let photo = directory.appendingPathComponent("photo.png")
         let report = directory.appendingPathComponent("report.pdf")
-        let photoBytes = Self.pattern(300_000)
+        let photoBytes = TestBytes.pattern(300_000)
         try photoBytes.write(to: photo)
         try Data("%PDF-1.7".utf8).write(to: report)
 
@@ -134,7 +130,7 @@ struct StreamingTests {
         arguments: TransportKind.allCases)
     func rawFileBody(kind: TransportKind) async throws {
         // Given
-        let content = Self.pattern(5 * 1024 * 1024 + 3)
+        let content = TestBytes.pattern(5 * 1024 * 1024 + 3)
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("retroswift-raw-\(UUID().uuidString).csv")
         try content.write(to: url)
         defer { try? FileManager.default.removeItem(at: url) }

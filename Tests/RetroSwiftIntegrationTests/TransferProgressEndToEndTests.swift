@@ -47,7 +47,7 @@ struct TransferProgressEndToEndTests {
     @Test("an 8 MB multipart upload from disk reports its progress to the whole body, once finished", arguments: TransportKind.allCases)
     func upload(kind: TransportKind) async throws {
         // Given
-        let content = Data((0..<(8 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        let content = TestBytes.pattern(8 << 20)
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("retroswift-progress-\(UUID().uuidString)")
         try content.write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
