@@ -18,7 +18,8 @@ let package = Package(
     traits: [
         .trait(
             name: "AsyncHTTPClient",
-            description: "Builds RetroSwiftAsyncHTTPClient on swift-server/async-http-client (SwiftNIO); off by default so other users never fetch it."
+            description:
+                "Builds RetroSwiftAsyncHTTPClient on swift-server/async-http-client (SwiftNIO); off by default so other users never fetch it."
         ),
         .trait(
             name: "SwiftLog",
@@ -26,13 +27,15 @@ let package = Package(
         ),
         .trait(
             name: "Tracing",
-            description: "Builds RetroSwiftTracing's TracingInterceptor on apple/swift-distributed-tracing; off by default so other users never fetch it."
+            description:
+                "Builds RetroSwiftTracing's TracingInterceptor on apple/swift-distributed-tracing; off by default so other users never fetch it."
         ),
         .default(enabledTraits: []),
     ],
     dependencies: [
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.100.0"),
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.26.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.2.0"),
     ],
@@ -50,6 +53,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClient"])),
                 .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClient"])),
                 .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClient"])),
+                .product(name: "NIOHTTPCompression", package: "swift-nio-extras", condition: .when(traits: ["AsyncHTTPClient"])),
             ],
             swiftSettings: strict
         ),

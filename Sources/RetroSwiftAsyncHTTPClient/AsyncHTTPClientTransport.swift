@@ -3,6 +3,7 @@
     import Foundation
     import NIOCore
     import NIOHTTP1
+    import NIOHTTPCompression
     import NIOPosix
     import RetroSwift
 
@@ -31,14 +32,16 @@
             var configuration = HTTPClient.Configuration.singletonConfiguration
             configuration.connectionPool.retryConnectionEstablishment = false
             configuration.redirectConfiguration = .disallow
+            // RetroSwift holds a compressed body with a Content-Length to `ResponseLimits.maxDecompressionRatio` (100 by
+            // default) on every transport; the client's own check is a backstop for bodies without one, set well above
+            // it so that the call's limit decides whenever it can.
+            configuration.decompression = .enabled(limit: .ratio(1_000))
             return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
         }()
         /// Where the domain's configuration is kept.
         public let configuration = HttpTransportConfigurationStore()
         /// The whole-request deadline used when neither the endpoint nor the domain sets a timeout.
         public let defaultTimeout: TimeInterval
-        /// The largest body kept in memory; larger ones fail (declare `DownloadedFile` to stream them to disk).
-        public let maxBodySize: Int
         /// Where `DownloadedFile` bodies are written (yours once the call returns; deleted if it fails). Multipart
         /// bodies stream straight from their files and need no temporary file.
         public let temporaryDirectory: URL
@@ -50,15 +53,13 @@
         ///     `redirectConfiguration: .disallow`, so that RetroSwift's `RedirectPolicy` applies.
         ///   - defaultTimeout: Seconds a whole request may take when no timeout is declared. Unlike URLSession's
         ///     idle timeout this is a deadline for the complete exchange.
-        ///   - maxBodySize: The largest response body held in memory, in bytes.
         ///   - temporaryDirectory: Where downloaded bodies are written; the system's temporary directory by default.
         public init(
             client: HTTPClient = AsyncHTTPClientTransport.failFastClient, defaultTimeout: TimeInterval = 60,
-            maxBodySize: Int = 256 * 1024 * 1024, temporaryDirectory: URL = FileManager.default.temporaryDirectory
+            temporaryDirectory: URL = FileManager.default.temporaryDirectory
         ) {
             self.client = client
             self.defaultTimeout = defaultTimeout
-            self.maxBodySize = maxBodySize
             self.temporaryDirectory = temporaryDirectory
         }
 
@@ -75,15 +76,35 @@
             let timeout = Self.nanoseconds(ofTimeout: params.timeout ?? defaultTimeout)
             let deadline = ContinuousClock.now + .nanoseconds(timeout)
             do {
-                let response = try await client.execute(request, timeout: .nanoseconds(timeout))
+                let response = try await execute(request, params: params, timeout: timeout, deadline: deadline)
                 // async-http-client's timeout ends when the head arrives; the body is read under the same deadline, so
                 // a body that drips past it fails with `.timedOut` instead of arriving late as a success.
                 return try await Self.withDeadline(deadline) {
                     try await self.result(from: response, url: request.url, params: params, progress: progress)
                 }
             } catch {
-                throw Self.translate(error)
+                throw Self.translate(error, params)
             }
+        }
+
+        /// Sends `request`, once more on a new connection when the pooled one it was given turns out closed before the
+        /// request went out (a server that sent bytes past its response, such as a body on a `204`, poisons its
+        /// connection, and the client closes it just as the next request takes it). Only idempotent requests are sent
+        /// again (RFC 9110 §9.2.2); the retry gets what is left of the deadline.
+        private func execute(
+            _ request: HTTPClientRequest, params: HttpRequestParams, timeout: Int64, deadline: ContinuousClock.Instant
+        ) async throws -> HTTPClientResponse {
+            do {
+                return try await client.execute(request, timeout: .nanoseconds(timeout))
+            } catch ChannelError.ioOnClosedChannel where params.method.isIdempotent {
+                return try await client.execute(request, timeout: .nanoseconds(Self.nanoseconds(until: deadline)))
+            }
+        }
+
+        /// The nanoseconds from now to `deadline`, at least zero.
+        private static func nanoseconds(until deadline: ContinuousClock.Instant) -> Int64 {
+            let left = ContinuousClock.now.duration(to: deadline).components
+            return max(0, left.seconds.multipliedReportingOverflow(by: 1_000_000_000).partialValue + left.attoseconds / 1_000_000_000)
         }
 
         /// A timeout in seconds as nanoseconds, at most a year's: `.infinity` (no timeout, for a stream that may stay
@@ -142,6 +163,9 @@
         ) async throws -> HttpOperationResult {
             let headers = HttpHeaderFields(response.headers.map { HttpHeader(name: $0.name, value: $0.value) })
             let status = Int(response.status.code)
+            // The head is refused here, before a byte of its body is read: a broken one, or one announcing a body over
+            // the call's limits; every piece is then counted against them as it arrives.
+            var budget = try ResponseBodyBudget(for: params, statusCode: status, headers: headers)
             let isSuccess = (200..<300).contains(status)
             // Only 2xx bodies are reported: error and redirect bodies are not what the caller waits for.
             let counter =
@@ -151,40 +175,43 @@
             if params.responseDestination == .stream && isSuccess {
                 // The stream outlives this call: the whole-request deadline ends here, and from now on the timeout is
                 // how long the body may be silent.
+                let counted = Locked(budget)
                 let chunks = response.body.map { buffer in
+                    try counted.withLock { try $0.add(buffer.readableBytes) }
                     counter?.add(buffer.readableBytes)
                     return Data(buffer.readableBytesView)
                 }
                 let stream = HttpBodyStream.reading(
                     chunks, idleTimeout: .nanoseconds(Self.nanoseconds(ofTimeout: params.timeout ?? defaultTimeout)),
-                    translatingErrors: Self.translate,
+                    translatingErrors: { Self.translate($0, params) },
                     onEnd: { counter?.finish() })
                 return HttpOperationResult(statusCode: status, headers: headers, bodyStream: stream, url: requested)
             }
             if params.responseDestination == .file && isSuccess {
-                let file = try await Self.download(response.body, to: temporaryDirectory, counter: counter)
+                let file = try await Self.download(response.body, to: temporaryDirectory, budget: budget, counter: counter)
                 counter?.finish()
                 return HttpOperationResult(statusCode: status, headers: headers, downloadedFileURL: file, url: requested)
             }
-            guard let counter else {
-                let buffer = try await response.body.collect(upTo: maxBodySize)
-                return HttpOperationResult(statusCode: status, headers: headers, body: Data(buffer.readableBytesView), url: requested)
-            }
-            var body = Data()
+            var body = ByteBuffer()
             for try await buffer in response.body {
-                guard body.count + buffer.readableBytes <= maxBodySize else { throw NIOTooManyBytesError(maxBytes: maxBodySize) }
-                body.append(contentsOf: buffer.readableBytesView)
-                counter.add(buffer.readableBytes)
+                let size = buffer.readableBytes
+                try budget.add(size)
+                body.writeImmutableBuffer(buffer)
+                counter?.add(size)
             }
-            counter.finish()
-            return HttpOperationResult(statusCode: status, headers: headers, body: body, url: requested)
+            counter?.finish()
+            return HttpOperationResult(statusCode: status, headers: headers, body: Data(body.readableBytesView), url: requested)
         }
 
-        private static func download(_ body: HTTPClientResponse.Body, to directory: URL, counter: DownloadCounter?) async throws -> URL {
+        private static func download(
+            _ body: HTTPClientResponse.Body, to directory: URL, budget: ResponseBodyBudget, counter: DownloadCounter?
+        ) async throws -> URL {
             let (url, handle) = try TemporaryFile.create(.download, in: directory)
             defer { try? handle.close() }
+            var budget = budget
             do {
                 for try await chunk in body {
+                    try budget.add(chunk.readableBytes)
                     try handle.write(contentsOf: Data(chunk.readableBytesView))
                     counter?.add(chunk.readableBytes)
                 }
@@ -193,6 +220,25 @@
                 throw error
             }
             return url
+        }
+
+        /// ``translate(_:)``, and a response the client's parser or decompressor refused as RetroSwift's own checks would
+        /// have refused it: a malformed response (a broken `Content-Length`, a bare CR in a field) or one over the limits.
+        private static func translate(_ error: any Error, _ params: HttpRequestParams) -> any Error {
+            func refused(_ kind: RequestError.Kind, _ reason: String) -> RequestError {
+                RequestError(kind, endpoint: params.endpoint, reason: "the response is refused: " + reason, underlyingError: error)
+            }
+            if let parserError = error as? HTTPParserError, parserError != .invalidEOFState {
+                return parserError == .headerOverflow
+                    ? refused(.responseTooLarge, "its head is larger than async-http-client's parser accepts (80 KiB)")
+                    : refused(.malformedResponse, "it is not valid HTTP/1.1 (async-http-client's parser: \(parserError))")
+            }
+            if let decompressionError = error as? NIOHTTPDecompression.DecompressionError {
+                return decompressionError == .limit
+                    ? refused(.responseTooLarge, "its body decompresses more than 1000-fold (async-http-client's limit)")
+                    : refused(.malformedResponse, "its compressed body cannot be decompressed (\(decompressionError))")
+            }
+            return translate(error)
         }
 
         /// Maps client errors onto the errors `URLSessionTransport` throws, so callers and retry policies see one set.
@@ -206,8 +252,6 @@
                 default: return error
                 }
             }
-            // A body larger than maxBodySize: the code URLSession uses for a resource over its limit.
-            if error is NIOTooManyBytesError { return URLError(.dataLengthExceedsMaximum) }
             // The server closed the connection before the body it announced was complete.
             if let parserError = error as? HTTPParserError, parserError == .invalidEOFState {
                 return URLError(.networkConnectionLost)

@@ -16,7 +16,7 @@ public final class TestServer: Sendable {
     private let recorded: RequestLog
     private let connections: OpenConnections
 
-    private init(channel: any Channel, port: Int, recorded: RequestLog, connections: OpenConnections) {
+    init(channel: any Channel, port: Int, recorded: RequestLog, connections: OpenConnections) {
         self.channel = channel
         self.port = port
         self.recorded = recorded

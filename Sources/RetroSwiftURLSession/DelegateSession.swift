@@ -40,8 +40,8 @@ final class DelegateSession: Sendable {
     /// new file in `temporaryDirectory`, or in ``HttpOperationResult/bodyStream``, returning at the head. Reports the
     /// transfer's progress to `progress`, if given.
     func send(
-        _ request: URLRequest, upload: UploadSource, decisions: SessionTaskDelegate, temporaryDirectory: URL,
-        destination: ResponseDestination, progress: TransferProgressReporter?, maxBufferedStreamBytes: Int
+        _ request: URLRequest, params: HttpRequestParams, upload: UploadSource, decisions: SessionTaskDelegate,
+        temporaryDirectory: URL, destination: ResponseDestination, progress: TransferProgressReporter?, maxBufferedStreamBytes: Int
     ) async throws -> HttpOperationResult {
         try await SessionTaskRunner.run(delegate: nil) { complete in
             let task: URLSessionTask =
@@ -53,7 +53,8 @@ final class DelegateSession: Sendable {
             delegate.register(
                 task,
                 call: DelegateSessionCall(
-                    request: request, decisions: decisions, temporaryDirectory: temporaryDirectory, destination: destination,
+                    request: request, params: params, decisions: decisions, temporaryDirectory: temporaryDirectory,
+                    destination: destination,
                     progress: progress, maxBufferedStreamBytes: maxBufferedStreamBytes, complete: complete))
             return task
         }
@@ -64,6 +65,10 @@ final class DelegateSession: Sendable {
 // @unchecked Sendable: its `var`s are touched only from the session's serial delegate queue, after registration.
 private final class DelegateSessionCall: @unchecked Sendable {
     let request: URLRequest
+    /// The request as RetroSwift built it, whose limits the body is held to.
+    let params: HttpRequestParams
+    /// Counts the body against the call's `ResponseLimits`, from the head on.
+    var budget: ResponseBodyBudget?
     let decisions: SessionTaskDelegate
     let temporaryDirectory: URL
     /// Where a 2xx body goes.
@@ -90,12 +95,14 @@ private final class DelegateSessionCall: @unchecked Sendable {
     }
 
     init(
-        request: URLRequest, decisions: SessionTaskDelegate, temporaryDirectory: URL, destination: ResponseDestination,
+        request: URLRequest, params: HttpRequestParams, decisions: SessionTaskDelegate, temporaryDirectory: URL,
+        destination: ResponseDestination,
         progress: TransferProgressReporter?, maxBufferedStreamBytes: Int,
         complete: @escaping @Sendable (Result<HttpOperationResult, any Error>) -> Void
     ) {
         self.maxBufferedStreamBytes = maxBufferedStreamBytes
         self.request = request
+        self.params = params
         self.decisions = decisions
         self.temporaryDirectory = temporaryDirectory
         self.destination = destination
@@ -141,6 +148,17 @@ private final class DelegateSessionDelegate: NSObject, URLSessionDataDelegate, @
     ) {
         guard let call = call(for: dataTask), let http = response as? HTTPURLResponse else { return completionHandler(.cancel) }
         call.response = http
+        do {
+            // The head is refused here, before a byte of its body is read: a broken one, or one announcing a body over
+            // the call's limits.
+            call.budget = try ResponseBodyBudget(
+                for: call.params, statusCode: http.statusCode, headers: SessionTaskRunner.headers(of: http))
+        } catch {
+            call.writeError = error
+            completionHandler(.cancel)
+            // swift-corelibs-foundation leaves a task refused here open until its timeout; cancelling ends it now.
+            return dataTask.cancel()
+        }
         let isSuccess = (200..<300).contains(http.statusCode)
         if isSuccess { call.progress?.reportDownload(completed: 0, expected: call.expectedBytes) }
         if isSuccess, call.destination == .stream {
@@ -185,7 +203,14 @@ private final class DelegateSessionDelegate: NSObject, URLSessionDataDelegate, @
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        guard let call = call(for: dataTask) else { return }
+        guard let call = call(for: dataTask), call.writeError == nil else { return }
+        do {
+            try call.budget?.add(data.count)
+        } catch {
+            call.writeError = error
+            call.writer?.finish(throwing: error)
+            return dataTask.cancel()
+        }
         if let progress = call.progress, call.response.map({ (200..<300).contains($0.statusCode) }) ?? false {
             call.received += Int64(data.count)
             progress.reportDownload(completed: call.received, expected: call.expectedBytes)

@@ -12,35 +12,21 @@ import RetroSwift
 /// credential for. Per-task delegates work on Apple platforms and on Linux alike, whatever session the user passed
 /// (swift-corelibs-foundation ignores the `delegate:` argument of the async methods, hence completion handlers).
 enum SessionTaskRunner {
-    /// A plain call or an upload from memory or from a file.
-    static func data(
-        _ request: URLRequest, upload: UploadSource, in session: URLSession, delegate: SessionTaskDelegate
-    ) async throws -> HttpOperationResult {
-        try await run(delegate: delegate) { complete in
-            let handler: @Sendable (Data?, URLResponse?, (any Error)?) -> Void = { data, response, error in
-                complete(
-                    result(response, error, request, delegate) { status, headers, url in
-                        HttpOperationResult(statusCode: status, headers: headers, body: data ?? Data(), url: url)
-                    })
-            }
-            return switch upload {
-            case .none: session.dataTask(with: request, completionHandler: handler)
-            case .data(let body): session.uploadTask(with: request, from: body, completionHandler: handler)
-            case .file(let file, _): session.uploadTask(with: request, fromFile: file, completionHandler: handler)
-            }
-        }
-    }
-
     /// Downloads to a file we own in `temporaryDirectory`; a non-2xx body is read back into memory, as error bodies
     /// are small.
     static func download(
-        _ request: URLRequest, in session: URLSession, delegate: SessionTaskDelegate, temporaryDirectory: URL
+        _ request: URLRequest, params: HttpRequestParams, in session: URLSession, delegate: SessionTaskDelegate,
+        temporaryDirectory: URL
     ) async throws -> HttpOperationResult {
         try await run(delegate: delegate) { complete in
             session.downloadTask(with: request) { location, response, error in
                 complete(
                     result(response, error, request, delegate) { status, headers, url in
                         guard let location else { return HttpOperationResult(statusCode: status, headers: headers, url: url) }
+                        // A download task has written the whole body before anyone can count it: the file's size is held
+                        // to the call's limits here, before an error body is read into memory.
+                        var budget = try ResponseBodyBudget(for: params, statusCode: status, headers: headers)
+                        try budget.add((try? location.resourceValues(forKeys: [.fileSizeKey]).fileSize) ?? 0)
                         // URLSession deletes `location` when this handler returns, so move it first.
                         if (200..<300).contains(status) {
                             let kept = TemporaryFile.url(for: .download, in: temporaryDirectory)

@@ -163,21 +163,22 @@ public final class URLSessionTransport: ConfigurableHttpTransport {
     {
         let upload = try UploadSource(params.body, temporaryDirectory: temporaryDirectory)
         defer { upload.cleanUp() }
-        // Streamed bodies, and any call whose progress is observed, need the delegate's piece-by-piece callbacks.
         let progress = TransferProgressReporter.current
-        if params.responseDestination == .stream || progress != nil {
-            return try await delegateSession.session(for: session).send(
-                request, upload: upload, decisions: delegate, temporaryDirectory: temporaryDirectory,
-                destination: params.responseDestination, progress: progress, maxBufferedStreamBytes: maxBufferedStreamBytes)
+        if params.responseDestination == .file && progress == nil {
+            return try await download(request, params: params, upload: upload, delegate: delegate)
         }
-        if params.responseDestination == .file {
-            return try await download(request, upload: upload, delegate: delegate)
-        }
-        return try await SessionTaskRunner.data(request, upload: upload, in: session, delegate: delegate)
+        // Bodies in memory and streamed bodies come piece by piece through the delegate session, which counts them
+        // against the call's `ResponseLimits` as they arrive: a completion handler would get a body only once URLSession
+        // had held all of it, however large it grew.
+        return try await delegateSession.session(for: session).send(
+            request, params: params, upload: upload, decisions: delegate, temporaryDirectory: temporaryDirectory,
+            destination: params.responseDestination, progress: progress,
+            maxBufferedStreamBytes: maxBufferedStreamBytes)
     }
 
     /// Sends `request` and writes a 2xx response body to a new file in ``temporaryDirectory``.
-    private func download(_ request: URLRequest, upload: UploadSource, delegate: SessionTaskDelegate) async throws
+    private func download(_ request: URLRequest, params: HttpRequestParams, upload: UploadSource, delegate: SessionTaskDelegate)
+        async throws
         -> HttpOperationResult
     {
         #if canImport(FoundationNetworking)
@@ -194,12 +195,13 @@ public final class URLSessionTransport: ConfigurableHttpTransport {
         let hasFileBody = if case .file = upload { true } else { false }
         if hasFileBody || !downloadTaskCanWrite {
             return try await delegateSession.session(for: session).send(
-                request, upload: upload, decisions: delegate, temporaryDirectory: temporaryDirectory, destination: .file,
+                request, params: params, upload: upload, decisions: delegate, temporaryDirectory: temporaryDirectory, destination: .file,
                 progress: nil, maxBufferedStreamBytes: maxBufferedStreamBytes)
         }
         var request = request
         if case .data(let data) = upload { request.httpBody = data }
-        return try await SessionTaskRunner.download(request, in: session, delegate: delegate, temporaryDirectory: temporaryDirectory)
+        return try await SessionTaskRunner.download(
+            request, params: params, in: session, delegate: delegate, temporaryDirectory: temporaryDirectory)
     }
 
     private func log(_ request: URLRequest, outcome: String, duration: Duration) {

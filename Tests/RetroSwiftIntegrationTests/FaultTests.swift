@@ -219,24 +219,6 @@ struct FaultTests {
             #expect(server.requests.isEmpty)
         }
     }
-
-    #if AsyncHTTPClient
-        @Test(
-            "AsyncHTTPClientTransport: a body over maxBodySize fails with URLError(.dataLengthExceedsMaximum), as URLSession reports its limit"
-        )
-        func bodyOverTheLimit() async throws {
-            let server = try await TestServer.start { _ in ScriptedResponse(status: 200, body: Self.body) }
-            let transport = AsyncHTTPClientTransport(maxBodySize: 1_000)
-            transport.setConfiguration(baseURL: server.baseURL, sharedHeaders: nil)
-
-            // When
-            let result = await Result { try await Api(transport: transport).data() }
-            await server.stop()
-
-            // Then
-            #expect(throws: URLError(.dataLengthExceedsMaximum)) { try result.get() }
-        }
-    #endif
 }
 
 extension Result where Failure == any Error {

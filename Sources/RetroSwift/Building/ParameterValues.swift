@@ -5,6 +5,8 @@ enum ParameterValues {
     enum Failure: Error {
         case unsupported(String)
         case nested
+        /// A value of a supported type that has no faithful wire form: a NaN or infinite number, a date out of range.
+        case unrepresentable(String)
     }
 
     /// The wire strings of one field: none (`nil`), one (a scalar), or one per element (an array).
@@ -53,16 +55,39 @@ enum ParameterValues {
         case let string as String: return text(string)
         case let int as Int: return text(int)
         case let bool as Bool: return text(bool)
-        case let double as Double: return String(double)
-        case let date as Date: return String(EpochMilliseconds.of(date))
+        case let double as Double: return try finite(double)
+        case let date as Date:
+            do {
+                return String(try EpochMilliseconds.of(date))
+            } catch {
+                throw .unrepresentable(error.reason)
+            }
         case let uuid as UUID: return uuid.uuidString
         case let url as URL: return url.absoluteString
-        case let decimal as Decimal: return decimal.description
+        case let decimal as Decimal:
+            if decimal.isNaN { throw .unrepresentable("NaN cannot be sent: only finite numbers have a wire form") }
+            return decimal.description
+        case let float as Float: return try finite(float)
+        // Other floating-point types (`CGFloat`, `Float16`) print through `LosslessStringConvertible` below.
+        case let number as any FloatingPoint where !number.isFinite:
+            throw .unrepresentable(nonFiniteReason(number))
         case let custom as any ParameterValueConvertible: return custom.parameterValue
         case let raw as any RawRepresentable: return try scalar(rawValue(of: raw))
         case let lossless as any LosslessStringConvertible: return lossless.description
         default: throw .unsupported(String(describing: type(of: value)))
         }
+    }
+
+    /// `number` as Swift prints it, or a failure for NaN and the infinities: `nan` and `inf` would reach a server as
+    /// words that no JSON or number parser reads back as the value asked for.
+    private static func finite<Number: BinaryFloatingPoint & LosslessStringConvertible>(_ number: Number) throws(Failure) -> String {
+        guard number.isFinite else { throw .unrepresentable(nonFiniteReason(number)) }
+        return number.description
+    }
+
+    private static func nonFiniteReason(_ number: some FloatingPoint) -> String {
+        let name = number.isNaN ? "NaN" : number.sign == .minus ? "-infinity" : "infinity"
+        return "\(name) cannot be sent: only finite numbers have a wire form"
     }
 
     private static func text(_ string: String) -> String {

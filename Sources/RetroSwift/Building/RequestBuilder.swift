@@ -89,6 +89,8 @@ struct RequestBuilder {
             invalid(field, "values of type \(typeName) cannot be sent; conform it to ParameterValueConvertible")
         case .nested:
             invalid(field, "nested arrays cannot be sent; flatten the array")
+        case .unrepresentable(let reason):
+            invalid(field, reason)
         }
     }
 
@@ -202,9 +204,18 @@ struct RequestBuilder {
         } catch {
             throw RequestError(
                 .unencodableBody, endpoint: plan.endpoint, field: field.property,
-                reason: "the JSON body could not be encoded: \(error)", underlyingError: error
+                reason: "the JSON body could not be encoded: \(Self.describe(encodingError: error))", underlyingError: error
             )
         }
+    }
+
+    /// `at 'when': the date ... cannot be sent` for an `EncodingError`, whose own description is a debug dump.
+    private static func describe(encodingError error: any Error) -> String {
+        guard case .invalidValue(_, let context) = error as? EncodingError else { return "\(error)" }
+        let path = context.codingPath.reduce(into: "") { path, key in
+            if let index = key.intValue { path += "[\(index)]" } else { path += (path.isEmpty ? "" : ".") + key.stringValue }
+        }
+        return (path.isEmpty ? "" : "at '\(path)': ") + context.debugDescription
     }
 
     /// Sets the `@RawBody`: its media type is the value's, else the declared one, else the value's default; `nil`
@@ -266,7 +277,7 @@ struct RequestBuilder {
             encodedQuery: encodedQuery(after: url.map { $0.encodedQuery } ?? plan.template.staticQuery),
             queryItems: url?.encodedQuery.map { PathTemplate.decodedItems($0) + queryItems } ?? queryItems, headers: headers,
             body: try body(), timeout: plan.timeout ?? settings.timeout, responseDestination: plan.responseDestination,
-            endpoint: plan.endpoint, domainTarget: settings.target
+            endpoint: plan.endpoint, domainTarget: settings.target, responseLimits: settings.responseLimits
         )
         if let dynamicURL, let schemeAndAuthority = dynamicURL.url.schemeAndAuthority {
             // A full URL becomes the absolute URL, its origin still to be checked against the base URL's.

@@ -102,6 +102,13 @@ open class Domain {
         set { settings.withLock { $0.redirectPolicy = newValue } }
     }
 
+    /// How much a response to this domain's calls may bring before reading stops: header fields, bytes held in
+    /// memory, decompression. ``ResponseLimits/default`` unless set; see ``ResponseLimits`` for what each limit covers.
+    public var responseLimits: ResponseLimits {
+        get { settings.current.responseLimits }
+        set { settings.withLock { $0.responseLimits = newValue } }
+    }
+
     /// Where this domain's calls go: scheme, host, and optionally a port and a base path, such as
     /// `https://api.example.com/v2`. `nil` (the default for `Domain`) leaves it to the transport's
     /// `setConfiguration`; ``ApiDomain`` sets it from its `baseURL:`.

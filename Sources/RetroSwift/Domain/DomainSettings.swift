@@ -8,6 +8,7 @@ struct DomainSettings: Sendable {
     var timeout: TimeInterval?
     var interceptors: [any Interceptor] = []
     var redirectPolicy: RedirectPolicy = .default
+    var responseLimits: ResponseLimits = .default
     /// The domain's own base URL and shared headers; `nil` when it has neither, so a call copies no more than one
     /// reference for them (they are read on every call).
     var target: DomainTarget?

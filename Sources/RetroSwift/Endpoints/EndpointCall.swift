@@ -16,7 +16,7 @@ enum EndpointCall {
             try params.settleOrigin(baseURL: baseURL(of: params, domain, settings), credentials: redirects)
         }
         let result = try await InterceptorChain.send(params, through: settings.interceptors, redirects: redirects, to: domain.transport)
-        return try ResponseDecodingContext(decoder: settings.jsonDecoder, endpoint: params.endpoint)
+        return try ResponseDecodingContext(decoder: settings.jsonDecoder, endpoint: params.endpoint, responseLimits: params.responseLimits)
             .decode(Response.self, from: result)
     }
 

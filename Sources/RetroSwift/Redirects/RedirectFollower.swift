@@ -12,10 +12,23 @@ enum RedirectFollower {
         // A call cancelled before it reaches the network sends nothing.
         try Task.checkCancellation()
         if request.dynamicURLState != nil { return try await sendToOtherOrigin(request, policy: policy, to: transport) }
-        let first = try await transport.sendRequest(with: request)
+        let first = try await exchange(request, with: transport)
         // The everyday answer is no redirect: it costs one status check, nothing more.
         guard policy.followsRedirects, FollowedStatus(rawValue: first.statusCode) != nil else { return first }
         return try await follow(first, of: request, policy: policy, to: transport)
+    }
+
+    /// One exchange with the transport, its response held to ``ResponseChecks`` before anything else sees it; a
+    /// refused response's stream is closed and its file deleted.
+    private static func exchange(_ request: HttpRequestParams, with transport: any HttpTransport) async throws -> HttpOperationResult {
+        let result = try await transport.sendRequest(with: request)
+        do {
+            return try ResponseChecks.checked(result, for: request)
+        } catch {
+            result.bodyStream?.discard()
+            if let file = result.downloadedFileURL { try? FileManager.default.removeItem(at: file) }
+            throw error
+        }
     }
 
     /// Sends a call that a `@Url` field leads to another origin, without the credentials interceptors added.
@@ -24,7 +37,7 @@ enum RedirectFollower {
     ) async throws -> HttpOperationResult {
         var request = request
         request.dropAddedCredentials(policy)
-        var first = try await transport.sendRequest(with: request)
+        var first = try await exchange(request, with: transport)
         if first.url == nil { first.url = request.absoluteURL }
         guard policy.followsRedirects, FollowedStatus(rawValue: first.statusCode) != nil else { return first }
         return try await follow(first, of: request, policy: policy, to: transport)
@@ -53,7 +66,7 @@ enum RedirectFollower {
                 request.withheldSharedHeaders.formUnion(bodyHeaders)
             }
             request.point(at: target)
-            result = try await transport.sendRequest(with: request)
+            result = try await exchange(request, with: transport)
             if result.url == nil { result.url = request.absoluteURL }
         }
         return result
@@ -98,6 +111,14 @@ enum RedirectFollower {
             throw refused(
                 "the \(result.statusCode) redirect's Location '\(location)' is not an absolute URL or one relative to the response\(from)")
         }
+        // URLSession would turn `user:password@` into an `Authorization: Basic` header: credentials chosen by whoever
+        // wrote the Location, sent wherever it points. Refused on every transport rather than quietly stripped.
+        if components.percentEncodedUser != nil || components.percentEncodedPassword != nil {
+            throw refused(
+                "the \(result.statusCode) redirect's Location '\(redactingUserInfo(location))' carries user information; "
+                    + "credentials in a redirect are never used, so it is not followed"
+            )
+        }
         guard scheme == "http" || scheme == "https" else {
             throw refused("the \(result.statusCode) redirect leads to '\(location)'; only http and https are followed")
         }
@@ -112,6 +133,14 @@ enum RedirectFollower {
         guard let target = components.url else { throw refused("the \(result.statusCode) redirect's Location '\(location)' is not a URL") }
         return target
     }
+}
+
+/// `location` with any `user:password@` replaced by `***@`, so an error message never repeats a secret.
+private func redactingUserInfo(_ location: String) -> String {
+    guard let schemeEnd = location.range(of: "://") else { return location }
+    let authorityEnd = location[schemeEnd.upperBound...].firstIndex { "/?#".contains($0) } ?? location.endIndex
+    guard let at = location[schemeEnd.upperBound..<authorityEnd].lastIndex(of: "@") else { return location }
+    return String(location[..<schemeEnd.upperBound]) + "***" + location[at...]
 }
 
 /// `location` with every byte that RFC 3986 allows nowhere in a URL (spaces, controls, non-ASCII) percent-encoded,

@@ -6,11 +6,19 @@ public struct ResponseDecodingContext: Sendable {
     public let decoder: JSONDecoder
     /// The endpoint being called.
     public let endpoint: EndpointIdentity
+    /// The domain's limits; streamed responses read ``ResponseLimits/maxStreamElementBytes`` from them.
+    public let responseLimits: ResponseLimits
 
     /// Creates a context; tests of custom response types use this.
-    public init(decoder: JSONDecoder, endpoint: EndpointIdentity) {
+    ///
+    /// - Parameters:
+    ///   - decoder: The JSON decoder.
+    ///   - endpoint: The endpoint being called, for errors.
+    ///   - responseLimits: The limits the response is held to; ``ResponseLimits/default`` unless given.
+    public init(decoder: JSONDecoder, endpoint: EndpointIdentity, responseLimits: ResponseLimits = .default) {
         self.decoder = decoder
         self.endpoint = endpoint
+        self.responseLimits = responseLimits
     }
 
     /// Decodes `type` from `response` by RetroSwift's rules: an ``HttpResponseDecodable`` type reads the response

@@ -55,6 +55,11 @@ public struct HttpBodyStream: AsyncSequence, Sendable {
         }
     }
 
+    /// Closes a body nobody will read: an iterator made and dropped at once cancels it, as leaving a loop does.
+    func discard() {
+        _ = makeAsyncIterator()
+    }
+
     /// Reads the chunks of an ``HttpBodyStream``.
     public struct Iterator: AsyncIteratorProtocol, Sendable {
         fileprivate var pending: Data?

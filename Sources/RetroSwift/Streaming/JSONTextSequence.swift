@@ -28,7 +28,7 @@ public struct JSONTextSequence<Value: Decodable>: AsyncSequence, Sendable {
     ///
     /// - Returns: An iterator over the values.
     public func makeAsyncIterator() -> Iterator {
-        Iterator(reader: FramedReader(body, framer: RecordFramer()), context: context)
+        Iterator(reader: FramedReader(body, framer: RecordFramer(limit: context.responseLimits.maxStreamElementBytes)), context: context)
     }
 
     /// Reads the values of a ``JSONTextSequence``.

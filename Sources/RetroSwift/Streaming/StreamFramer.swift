@@ -169,5 +169,5 @@ struct LineFramer: StreamFramer {
     }
 }
 
-/// The largest line, event or record a stream accepts by default: 16 MiB.
-let defaultStreamFrameLimit = 16 << 20
+/// The largest line, event or record a stream accepts by default: 16 MiB (``ResponseLimits/maxStreamElementBytes``).
+let defaultStreamFrameLimit = ResponseLimits.default.maxStreamElementBytes

@@ -24,6 +24,9 @@ public struct HttpRequestParams: Sendable {
     public let timeout: TimeInterval?
     /// Where the transport should put a successful response body.
     public let responseDestination: ResponseDestination
+    /// How much the response may bring: a transport stops reading it once it passes them (see
+    /// ``ResponseBodyBudget``), and RetroSwift checks what the transport returns against them again.
+    public let responseLimits: ResponseLimits
     /// The endpoint that built this request.
     public let endpoint: EndpointIdentity
     /// The absolute URL to request, when the request does not go to the base URL: a `@Url` field gave a full URL, or
@@ -54,8 +57,10 @@ public struct HttpRequestParams: Sendable {
     init(
         method: HttpMethod, encodedPath: String, encodedQuery: String?, queryItems: [HttpQueryItem],
         headers: [HttpHeader], body: HttpRequestBody?, timeout: TimeInterval?,
-        responseDestination: ResponseDestination, endpoint: EndpointIdentity, domainTarget: DomainTarget? = nil
+        responseDestination: ResponseDestination, endpoint: EndpointIdentity, domainTarget: DomainTarget? = nil,
+        responseLimits: ResponseLimits = .default
     ) {
+        self.responseLimits = responseLimits
         self.method = method
         self.encodedPath = encodedPath
         self.encodedQuery = encodedQuery

@@ -6,8 +6,27 @@ enum HeaderRules {
         for byte in name.utf8 where !isTokenCharacter(byte) {
             return "header name contains \(describe(byte)), which is not allowed in a field name"
         }
+        if let role = connectionFields[HeaderName.key(name)] {
+            return "'\(name)' \(role); it cannot be set by a request, a shared header or an interceptor"
+        }
         return nil
     }
+
+    /// Fields that frame the message or manage the connection (RFC 9110 §7.6.1, RFC 9112 §6 and §9), by lowercased
+    /// name, with what decides them. Set by hand they would contradict the body actually sent (a `Content-Length` on
+    /// a GET leaves the server waiting for bytes that never come) or the connection the transport manages, and each
+    /// transport would resolve the conflict its own way; so they are refused wherever a header can be set.
+    private static let connectionFields: [String: String] = [
+        "content-length": "frames the body and is set from the body actually sent",
+        "transfer-encoding": "frames the body and is set by the transport",
+        "te": "negotiates transfer codings, which the transport manages",
+        "trailer": "announces trailer fields, which RetroSwift does not send",
+        "host": "is set from the URL",
+        "connection": "manages the connection, which the transport owns",
+        "keep-alive": "manages the connection, which the transport owns",
+        "proxy-connection": "manages the connection, which the transport owns",
+        "upgrade": "switches protocols, which RetroSwift does not support",
+    ]
 
     /// Why `value` cannot be sent safely, or `nil` when it can. CR and LF would split the header
     /// (header injection); NUL and other controls are rejected by servers or truncate the value.

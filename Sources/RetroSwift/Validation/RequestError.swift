@@ -18,6 +18,12 @@ public struct RequestError: Error, Sendable, CustomStringConvertible, LocalizedE
         /// A redirect was not followed: too many of them, a downgrade from `https` to `http`, a scheme other than
         /// `http` and `https`, or a `Location` that is not a URL. ``RequestError/response`` holds the `3xx`.
         case redirectRefused
+        /// A response broke HTTP's rules: a `Content-Length` that is not one number or disagrees with itself or with
+        /// the body, CR, LF or NUL in a field, a field name that is not a token. It is never passed on as an answer.
+        case malformedResponse
+        /// A response passed one of the call's ``ResponseLimits``: too many header fields or bytes, a body too large to
+        /// hold in memory, or one that decompresses too far. Reading stopped there.
+        case responseTooLarge
     }
 
     /// What went wrong.
@@ -28,7 +34,8 @@ public struct RequestError: Error, Sendable, CustomStringConvertible, LocalizedE
     public let field: String?
     /// A readable explanation.
     public let reason: String
-    /// The response, for ``Kind/undecodableResponse`` and ``Kind/redirectRefused`` (status code, headers and body).
+    /// The response, for ``Kind/undecodableResponse``, ``Kind/redirectRefused`` and, when its head was whole,
+    /// ``Kind/malformedResponse`` (status code, headers and body).
     public let response: HttpOperationResult?
     /// The error that caused this one, such as a `DecodingError`.
     public let underlyingError: (any Error)?

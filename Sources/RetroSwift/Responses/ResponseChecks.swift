@@ -1,0 +1,118 @@
+import Foundation
+
+/// The rules every response meets before anyone sees it, whatever the transport: a head within the call's
+/// ``ResponseLimits``, field values without CR, LF or NUL (RFC 9110 §5.5), one valid `Content-Length`
+/// (RFC 9112 §6.3), a body that agrees with it, and no body where the status or method allows none.
+///
+/// Transports run the head rules as soon as a head arrives (through ``ResponseBodyBudget``), so a response is refused
+/// before its body is read; ``RedirectFollower`` runs all of them again on what the transport returns, so a
+/// transport that forgets cannot let a broken response through.
+enum ResponseChecks {
+    /// `result` as the caller may see it: the body of a status or method that has none dropped.
+    ///
+    /// - Throws: ``RequestError`` of kind ``RequestError/Kind/malformedResponse`` or
+    ///   ``RequestError/Kind/responseTooLarge``.
+    static func checked(_ result: HttpOperationResult, for request: HttpRequestParams) throws -> HttpOperationResult {
+        var result = result
+        var budget = try ResponseBodyBudget(for: request, statusCode: result.statusCode, headers: result.headers)
+        guard !result.body.isEmpty else { return result }
+        if !hasContent(statusCode: result.statusCode, method: request.method) {
+            // RFC 9112 §6.3: such a response ends with its head; bytes after it are not its body.
+            result.body = Data()
+            return result
+        }
+        try budget.add(result.body.count)
+        if let length = budget.contentLength, !budget.isEncoded, Int64(result.body.count) != length {
+            throw malformed(request, "the body has \(result.body.count) bytes, but its Content-Length says \(length)", result)
+        }
+        return result
+    }
+
+    /// Checks the head of a response; returns its `Content-Length`, if it has one.
+    static func checkHead(statusCode: Int, headers: HttpHeaderFields, for request: HttpRequestParams) throws -> Int64? {
+        guard (100...999).contains(statusCode) else {
+            throw malformed(request, "the status code \(statusCode) is not a three-digit number", nil)
+        }
+        let limits = request.responseLimits
+        if headers.count > limits.maxHeaderFields {
+            throw tooLarge(
+                request,
+                "the head has \(headers.count) fields, more than the \(limits.maxHeaderFields) allowed "
+                    + "(ResponseLimits.maxHeaderFields)")
+        }
+        var bytes = 0
+        var length: Int64?
+        for field in headers.fields {
+            bytes += field.name.utf8.count + field.value.utf8.count + 4
+            if let problem = problem(inName: field.name) ?? problem(inValue: field.value) {
+                throw malformed(request, "the field '\(printable(field.name))' \(problem)", nil)
+            }
+            if HeaderName.matches(field.name, "Content-Length") {
+                length = try contentLength(field.value, after: length, request)
+            }
+        }
+        if bytes > limits.maxHeaderBytes {
+            throw tooLarge(
+                request,
+                "the head's fields have \(bytes) bytes, more than the \(limits.maxHeaderBytes) allowed "
+                    + "(ResponseLimits.maxHeaderBytes)")
+        }
+        return length
+    }
+
+    /// Whether a response to `method` with `statusCode` can have a body at all (RFC 9110 §6.4.1).
+    static func hasContent(statusCode: Int, method: HttpMethod) -> Bool {
+        method != .head && statusCode >= 200 && statusCode != 204 && statusCode != 304
+    }
+
+    /// RFC 9112 §6.3: a `Content-Length` that is not one decimal number, or whose repeats (as fields or as a list)
+    /// disagree, makes the framing unknowable; the message is an error, never a guess.
+    private static func contentLength(_ value: String, after earlier: Int64?, _ request: HttpRequestParams) throws -> Int64 {
+        var length = earlier
+        for element in value.split(separator: ",", omittingEmptySubsequences: false) {
+            let text = element.trimmingCharacters(in: .whitespaces)
+            guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
+                throw malformed(request, "the Content-Length '\(printable(value))' is not a decimal number", nil)
+            }
+            guard let number = Int64(text) else {
+                throw malformed(request, "the Content-Length \(text) is too large to be a length", nil)
+            }
+            if let length, length != number {
+                throw malformed(request, "two Content-Length values disagree (\(length) and \(number)); the framing is unknowable", nil)
+            }
+            length = number
+        }
+        // Reached only with at least one element: `split` never returns an empty array.
+        return length ?? 0
+    }
+
+    /// Why `name` is not a field name (an RFC 9110 token), or `nil`.
+    private static func problem(inName name: String) -> String? {
+        if name.isEmpty { return "has an empty name" }
+        guard let byte = name.utf8.first(where: { !HeaderRules.isTokenCharacter($0) }) else { return nil }
+        return "has \(HeaderRules.describe(byte)) in its name, which a field name cannot contain"
+    }
+
+    /// RFC 9110 §5.5: a recipient of CR, LF or NUL in a field value must reject the message or replace them; they are
+    /// how one field smuggles in another, so the message is rejected.
+    private static func problem(inValue value: String) -> String? {
+        guard let byte = value.utf8.first(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0x00 }) else { return nil }
+        return "has \(HeaderRules.describe(byte)) in its value, which RFC 9110 forbids (it can smuggle in another field)"
+    }
+
+    /// `text` with control characters shown as `\u{…}` and cut to 100 characters, for an error message.
+    private static func printable(_ text: String) -> String {
+        let shown = text.unicodeScalars.prefix(100).map {
+            $0.value < 0x20 || $0.value == 0x7F ? "\\u{\(String($0.value, radix: 16))}" : String($0)
+        }
+        return shown.joined() + (text.unicodeScalars.count > 100 ? "…" : "")
+    }
+
+    static func malformed(_ request: HttpRequestParams, _ reason: String, _ response: HttpOperationResult?) -> RequestError {
+        RequestError(.malformedResponse, endpoint: request.endpoint, reason: "the response is refused: " + reason, response: response)
+    }
+
+    static func tooLarge(_ request: HttpRequestParams, _ reason: String) -> RequestError {
+        RequestError(.responseTooLarge, endpoint: request.endpoint, reason: "the response is refused: " + reason)
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+
+/// Bytes a hostile or broken server answers with, written to the socket exactly as given: no HTTP encoder stands
+/// between them and the client, so they can break every rule (two `Content-Length` fields, a bare CR in a value,
+/// 20,000 fields, a 204 with a body).
+public struct RawResponse: Sendable {
+    /// What happens to the connection after the bytes are written.
+    public enum Ending: Sendable {
+        /// Keep it open for the next request, as a server that believes the response complete would.
+        case keepOpen
+        /// Close it.
+        case close
+    }
+
+    /// The pieces written, in order, each flushed on its own.
+    public var pieces: [Data]
+    /// What happens after the last piece.
+    public var ending: Ending
+
+    /// Creates a response written as `pieces`.
+    public init(pieces: [Data], ending: Ending = .keepOpen) {
+        self.pieces = pieces
+        self.ending = ending
+    }
+
+    /// A response whose head is `head` (status line and fields, each line ended with CRLF by this function) and whose
+    /// body follows as it is.
+    ///
+    /// - Parameters:
+    ///   - head: The status line and then the field lines, without line ends.
+    ///   - body: The bytes after the blank line.
+    ///   - ending: What happens to the connection afterwards.
+    public static func head(_ head: [String], body: Data = Data(), ending: Ending = .keepOpen) -> RawResponse {
+        var bytes = Data(head.map { $0 + "\r\n" }.joined().utf8)
+        bytes.append(contentsOf: Array("\r\n".utf8))
+        bytes.append(body)
+        return RawResponse(pieces: [bytes], ending: ending)
+    }
+}
+
+extension TestServer {
+    /// Starts a server that parses requests as HTTP/1.1 but answers each with raw bytes from `respond`.
+    public static func startHostile(_ respond: @escaping @Sendable (RecordedRequest) -> RawResponse) async throws -> TestServer {
+        let log = RequestLog()
+        let connections = OpenConnections()
+        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(.backlog, value: 256)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            .childChannelInitializer { channel in
+                connections.add(channel)
+                return channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(HTTPRequestDecoder()))
+                    try channel.pipeline.syncOperations.addHandler(RawAnsweringHandler(log: log, respond: respond))
+                }
+            }
+            .bind(host: "127.0.0.1", port: 0)
+            .get()
+        guard let port = channel.localAddress?.port else {
+            try await channel.close()
+            throw ChannelError.unknownLocalAddress
+        }
+        return TestServer(channel: channel, port: port, recorded: log, connections: connections)
+    }
+}
+
+/// Records each request and writes the raw answer straight to the socket.
+private final class RawAnsweringHandler: ChannelInboundHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = ByteBuffer
+
+    private let log: RequestLog
+    private let respond: @Sendable (RecordedRequest) -> RawResponse
+    private var head: HTTPRequestHead?
+    private var body = ByteBuffer()
+
+    init(log: RequestLog, respond: @escaping @Sendable (RecordedRequest) -> RawResponse) {
+        self.log = log
+        self.respond = respond
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let head):
+            self.head = head
+            body.clear()
+        case .body(var chunk):
+            body.writeBuffer(&chunk)
+        case .end:
+            guard let head else { return }
+            let request = RecordedRequest(
+                method: head.method.rawValue, target: head.uri, headers: head.headers.map { ($0.name, $0.value) },
+                body: Data(body.readableBytesView), bodyByteCount: body.readableBytes)
+            log.append(request)
+            let response = respond(request)
+            for piece in response.pieces {
+                context.write(wrapOutboundOut(ByteBuffer(bytes: piece)), promise: nil)
+            }
+            let written = context.writeAndFlush(wrapOutboundOut(ByteBuffer()))
+            if case .close = response.ending {
+                let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
+                written.whenComplete { _ in bound.value.close(promise: nil) }
+            }
+        }
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        context.close(promise: nil)
+    }
+}
