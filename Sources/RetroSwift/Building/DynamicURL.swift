@@ -83,13 +83,16 @@ struct DynamicURL: Equatable {
     /// Whether a segment of `path` is `.` or `..` once decoded, also when a decoded `/` or `\` splits it further
     /// (`..%2F..`, which servers that decode before routing read as two segments) or a `;` starts parameters
     /// (`..;`, which some servers strip).
+    ///
+    /// Decoded byte by byte: an escape that is not UTF-8 (`..%2F%FF`) must not hide the `..` before it, as it would if
+    /// the segment were decoded as a string, which fails as a whole.
     private static func hasDotSegment(_ path: String) -> Bool {
-        path.split(separator: "/", omittingEmptySubsequences: false).contains { segment in
-            let decoded = segment.removingPercentEncoding ?? String(segment)
-            return decoded.split(omittingEmptySubsequences: false) { $0 == "/" || $0 == "\\" }.contains { piece in
-                let name = piece.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-                return name == "." || name == ".."
-            }
+        let dot = UInt8(ascii: ".")
+        return PercentEncoding.decodedBytes(path).split(omittingEmptySubsequences: false) {
+            $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "\\")
+        }.contains { piece in
+            let name = piece.split(separator: UInt8(ascii: ";"), maxSplits: 1, omittingEmptySubsequences: false).first ?? []
+            return name.elementsEqual([dot]) || name.elementsEqual([dot, dot])
         }
     }
 

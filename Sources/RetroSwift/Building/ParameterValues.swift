@@ -74,6 +74,8 @@ enum ParameterValues {
         case let custom as any ParameterValueConvertible: return custom.parameterValue
         case let raw as any RawRepresentable: return try scalar(rawValue(of: raw))
         case let lossless as any LosslessStringConvertible: return lossless.description
+        // `CGFloat` on Linux prints through neither protocol; its value is a `Double`'s.
+        case let number as any BinaryFloatingPoint: return Double(number).description
         default: throw .unsupported(String(describing: type(of: value)))
         }
     }

@@ -131,7 +131,7 @@ struct PathTemplate: Sendable {
     static func decodedItems(_ query: String) -> [HttpQueryItem] {
         query.split(separator: "&").map { pair in
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let decode = { (text: Substring) in String(text).removingPercentEncoding ?? String(text) }
+            let decode = { (text: Substring) in PercentEncoding.decodedText(String(text)) }
             return HttpQueryItem(name: decode(parts[0]), value: parts.count > 1 ? decode(parts[1]) : "")
         }
     }

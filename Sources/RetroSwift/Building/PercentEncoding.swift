@@ -75,6 +75,44 @@ enum PercentEncoding {
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// The bytes `string` stands for, each well-formed `%XX` decoded and everything else kept as it is; unlike
+    /// `removingPercentEncoding`, escapes that are not UTF-8 decode too, so nothing stays hidden behind them.
+    static func decodedBytes(_ string: String) -> [UInt8] {
+        let utf8 = Array(string.utf8)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(utf8.count)
+        var index = 0
+        while index < utf8.count {
+            if utf8[index] == UInt8(ascii: "%"), index + 2 < utf8.count, let high = hexValue(utf8[index + 1]),
+                let low = hexValue(utf8[index + 2])
+            {
+                bytes.append(high << 4 | low)
+                index += 3
+            } else {
+                bytes.append(utf8[index])
+                index += 1
+            }
+        }
+        return bytes
+    }
+
+    /// `string` percent-decoded when the bytes it stands for are UTF-8, else `string` as it is: the rule for decoded
+    /// query names and values. Unlike `removingPercentEncoding`, it keeps a leading U+FEFF, which is content here.
+    static func decodedText(_ string: String) -> String {
+        let bytes = decodedBytes(string)
+        let text = String(decoding: bytes, as: UTF8.self)
+        return text.utf8.elementsEqual(bytes) ? text : string
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+
     /// Whether `string` is already valid for a component: only `allowed` characters and well-formed `%XX`.
     static func isValidEncoded(_ string: String, allowing allowed: AllowedSet) -> Bool {
         var bytes = string.utf8.makeIterator()

@@ -101,10 +101,14 @@ struct RequestBuilder {
             throw planMismatch(Value.self)
         }
         guard let entries = map.entriesInKeyOrder else { return }
+        var headerKeys: [String: String] = [:]
         for (key, entryValue) in entries {
             let entry = RequestPlan.Field(property: "\(field.property)[\"\(key)\"]", kind: entryKind, name: key)
             if key.isEmpty { throw invalid(entry, "the key is empty; every entry needs a name") }
             if entryKind == .header, let problem = HeaderRules.problem(inName: key) { throw invalid(entry, problem) }
+            if entryKind == .header, let other = headerKeys.updateValue(key, forKey: HeaderName.key(key)) {
+                throw invalid(entry, "'\(key)' and '\(other)' name the same header (header names are case-insensitive)")
+            }
             if let declared = plan.fields.first(where: { Self.names($0, key, as: entryKind) }) {
                 throw invalid(
                     entry,

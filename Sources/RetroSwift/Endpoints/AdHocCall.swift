@@ -18,7 +18,8 @@ enum AdHocCall {
         if let prefix = domain.pathPrefix { try prefix.apply(to: &params) }
         let result = try await InterceptorChain.send(
             params, through: settings.interceptors, redirects: settings.redirectPolicy, to: domain.transport)
-        return try ResponseDecodingContext(decoder: settings.jsonDecoder, endpoint: endpoint, responseLimits: settings.responseLimits).decode(Response.self, from: result)
+        return try ResponseDecodingContext(decoder: settings.jsonDecoder, endpoint: endpoint, responseLimits: settings.responseLimits)
+            .decode(Response.self, from: result)
     }
 
     /// Plans the call as if each argument were a declared `@Query` field (or `@Path`, when the path names it) and

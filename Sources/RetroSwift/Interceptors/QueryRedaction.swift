@@ -34,7 +34,7 @@ public struct QueryRedaction: Sendable, Hashable {
         let items = query.split(separator: "&", omittingEmptySubsequences: false).map { item -> String in
             guard let equals = item.firstIndex(of: "=") else { return String(item) }
             let name = item[..<equals]
-            let decoded = (String(name).removingPercentEncoding ?? String(name)).lowercased()
+            let decoded = PercentEncoding.decodedText(String(name)).lowercased()
             return names.contains(decoded) ? name + "=<redacted>" : String(item)
         }
         return target[...questionMark] + items.joined(separator: "&") + target[fragmentStart...]

@@ -95,8 +95,12 @@ public struct RetryInterceptor: Interceptor {
     func retryAfter(_ response: HttpOperationResult) -> TimeInterval? {
         guard let value = response.header("Retry-After")?.trimmingCharacters(in: .whitespaces) else { return nil }
         if !value.isEmpty, value.allSatisfy(\.isASCII), value.allSatisfy(\.isNumber), let seconds = TimeInterval(value) {
-            return seconds
+            // Hundreds of digits spell infinity; the largest finite delay says the same and keeps the arithmetic finite.
+            return min(seconds, .greatestFiniteMagnitude)
         }
+        // HTTP dates are printable ASCII. Anything else never reaches DateFormatter, which traps on some combining
+        // marks (`T` followed by U+0334) in swift-corelibs-foundation: a server must not be able to crash the client.
+        guard value.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return nil }
         let collapsed = value.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
         for format in ["EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy"] {
             let formatter = DateFormatter()

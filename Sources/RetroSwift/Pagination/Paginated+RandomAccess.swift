@@ -10,7 +10,9 @@ extension Paginated {
     /// - Returns: The item, or `nil` when the list is shorter.
     /// - Throws: ``PaginationError`` for the page that failed.
     public func item(at index: Int, isolation actor: isolated (any Actor)? = #isolation) async throws -> Item? {
-        try await items(in: index..<(index + 1), isolation: actor).first
+        // The item at `Int.max` would end past every range; there is none.
+        guard index < Int.max else { return nil }
+        return try await items(in: index..<(index + 1), isolation: actor).first
     }
 
     /// The items in `range`, counting from 0 at the first request's first item (Ethel's range subscript).
@@ -38,8 +40,12 @@ extension Paginated {
         }
         var found: [Item] = []
         for page in (range.lowerBound / size)...((range.upperBound - 1) / size) {
-            let pageItems = try await fetchPage(jump.request(first, page), at: page, isolation: actor).items
-            for (offset, item) in pageItems.enumerated() where range.contains(page * size + offset) { found.append(item) }
+            guard let request = jump.request(first, page) else { break }
+            let pageItems = try await fetchPage(request, at: page, isolation: actor).items
+            // `page * size` is at most `range.upperBound - 1`; an item past `Int.max` is past the range.
+            for (offset, item) in pageItems.enumerated() where range.contains((page * size).addingReportingOverflow(offset).partialValue) {
+                found.append(item)
+            }
             if pageItems.count < size { break }
         }
         return found

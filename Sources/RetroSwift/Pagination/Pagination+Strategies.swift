@@ -17,8 +17,9 @@ extension Pagination {
         _ page: WritableKeyPath<Request, Int>, pageSize: KeyPath<Request, Int>,
         items: KeyPath<Response, [Item]>
     ) -> Pagination {
-        sizedPages(items: items, size: pageSize, advance: { request, _ in request[keyPath: page] += 1 }) { request, pagesAfter in
-            request[keyPath: page] += pagesAfter
+        sizedPages(items: items, size: pageSize, advance: { request, _ in advancing(&request[keyPath: page], by: 1) }) {
+            request, pagesAfter in
+            advancing(&request[keyPath: page], by: pagesAfter)
         }
     }
 
@@ -38,8 +39,10 @@ extension Pagination {
         _ offset: WritableKeyPath<Request, Int>, limit: KeyPath<Request, Int>,
         items: KeyPath<Response, [Item]>
     ) -> Pagination {
-        sizedPages(items: items, size: limit, advance: { request, count in request[keyPath: offset] += count }) { request, pagesAfter in
-            request[keyPath: offset] += pagesAfter * request[keyPath: limit]
+        sizedPages(items: items, size: limit, advance: { request, count in advancing(&request[keyPath: offset], by: count) }) {
+            request, pagesAfter in
+            let (distance, overflow) = pagesAfter.multipliedReportingOverflow(by: request[keyPath: limit])
+            return !overflow && advancing(&request[keyPath: offset], by: distance)
         }
     }
 
@@ -51,23 +54,31 @@ extension Pagination {
     ///   - size: The request's page size field.
     ///   - advance: Moves a request on past a page of that many items.
     ///   - jump: Moves the first request on by that many pages.
+    /// Adds `distance` to `value` unless that overflows `Int`: a page number or offset past `Int.max` has no request, so
+    /// the walk ends there instead of trapping.
+    ///
+    /// - Returns: Whether `value` was advanced.
+    private static func advancing(_ value: inout Int, by distance: Int) -> Bool {
+        let (sum, overflow) = value.addingReportingOverflow(distance)
+        if !overflow { value = sum }
+        return !overflow
+    }
+
     private static func sizedPages(
         items: KeyPath<Response, [Item]>, size: KeyPath<Request, Int>,
-        advance: @escaping (inout Request, _ itemCount: Int) -> Void,
-        jump: @escaping (inout Request, _ pagesAfter: Int) -> Void
+        advance: @escaping (inout Request, _ itemCount: Int) -> Bool,
+        jump: @escaping (inout Request, _ pagesAfter: Int) -> Bool
     ) -> Pagination {
         Pagination(
             items: { $0[keyPath: items] },
             next: { request, _, items in
                 guard !items.isEmpty, items.count >= request[keyPath: size] else { return nil }
                 var next = request
-                advance(&next, items.count)
-                return next
+                return advance(&next, items.count) ? next : nil
             },
             randomAccess: RandomAccess(pageSize: { $0[keyPath: size] }) { first, pagesAfter in
                 var request = first
-                jump(&request, pagesAfter)
-                return request
+                return jump(&request, pagesAfter) ? request : nil
             }
         )
     }

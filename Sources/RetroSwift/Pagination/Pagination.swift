@@ -23,7 +23,8 @@ public struct Pagination<Request, Response, Item> {
 
     struct RandomAccess {
         let pageSize: (_ first: Request) -> Int
-        let request: (_ first: Request, _ pagesAfter: Int) -> Request
+        /// The request for the page `pagesAfter` pages after `first`, or `nil` when its number or offset is past `Int`.
+        let request: (_ first: Request, _ pagesAfter: Int) -> Request?
     }
 
     /// A strategy of your own.

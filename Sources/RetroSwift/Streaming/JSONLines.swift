@@ -32,7 +32,9 @@ public struct JSONLines<Value: Decodable>: AsyncSequence, Sendable {
     /// - Returns: An iterator over the values.
     public func makeAsyncIterator() -> Iterator {
         Iterator(
-            reader: FramedReader(body, framer: LineFramer(breaks: .lineFeed, keepsUnterminatedLine: true, limit: context.responseLimits.maxStreamElementBytes)),
+            reader: FramedReader(
+                body,
+                framer: LineFramer(breaks: .lineFeed, keepsUnterminatedLine: true, limit: context.responseLimits.maxStreamElementBytes)),
             context: context)
     }
 

@@ -23,7 +23,7 @@ struct RecordFramer: StreamFramer {
         var start = 0
         for index in bytes.indices where bytes[index] == StreamByte.recordSeparator {
             partial.append(contentsOf: bytes[start..<index])
-            emit(to: &frames)
+            try emit(to: &frames)
             started = true
             start = index + 1
         }
@@ -32,12 +32,13 @@ struct RecordFramer: StreamFramer {
     }
 
     mutating func finish(to frames: inout [Frame]) throws(FrameTooLarge) {
-        emit(to: &frames)
+        try emit(to: &frames)
     }
 
     /// Ends the record before an RS or the end; nothing but whitespace (before the first RS, or between two RSs) is
-    /// no record.
-    private mutating func emit(to frames: inout [Frame]) {
+    /// no record. A record over the limit throws here too, so the answer never depends on where chunks were cut.
+    private mutating func emit(to frames: inout [Frame]) throws(FrameTooLarge) {
+        if partial.count > limit { throw FrameTooLarge(limit: limit, position: "record \(count + 1)") }
         defer { partial.removeAll(keepingCapacity: true) }
         guard partial.contains(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) else { return }
         count += 1

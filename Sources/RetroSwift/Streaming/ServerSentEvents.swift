@@ -37,7 +37,9 @@ public struct ServerSentEvents<Value: Decodable>: AsyncSequence, Sendable {
     ///
     /// - Returns: An iterator over the events.
     public func makeAsyncIterator() -> Iterator {
-        Iterator(reader: FramedReader(body, framer: ServerSentEventFramer(limit: context.responseLimits.maxStreamElementBytes)), context: context)
+        Iterator(
+            reader: FramedReader(body, framer: ServerSentEventFramer(limit: context.responseLimits.maxStreamElementBytes)), context: context
+        )
     }
 
     /// Reads the events of a ``ServerSentEvents`` stream.

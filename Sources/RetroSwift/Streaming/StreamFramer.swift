@@ -141,7 +141,10 @@ struct LineFramer: StreamFramer {
             index += 1
         }
         partial.append(contentsOf: bytes[start...])
-        if partial.count > limit { throw FrameTooLarge(limit: limit, position: "line \(lineNumber + 1)") }
+        // A CR just before the LF is not part of a `.lineFeed` line (``emit`` drops it), so it does not count here
+        // either: a line at the limit passes whether or not a chunk ends between its CR and LF.
+        let trailingCarriageReturn = breaks == .lineFeed && partial.last == StreamByte.carriageReturn ? 1 : 0
+        if partial.count - trailingCarriageReturn > limit { throw FrameTooLarge(limit: limit, position: "line \(lineNumber + 1)") }
     }
 
     /// Calls `onLine` with the last line when it has no line break and counts.

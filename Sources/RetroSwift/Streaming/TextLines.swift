@@ -27,7 +27,8 @@ public struct TextLines: AsyncSequence, Sendable {
     public func makeAsyncIterator() -> Iterator {
         Iterator(
             reader: FramedReader(
-                body, framer: LineFramer(breaks: .anyNewline, keepsUnterminatedLine: true, limit: context.responseLimits.maxStreamElementBytes)),
+                body,
+                framer: LineFramer(breaks: .anyNewline, keepsUnterminatedLine: true, limit: context.responseLimits.maxStreamElementBytes)),
             context: context)
     }
 

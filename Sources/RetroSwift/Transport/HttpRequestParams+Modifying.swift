@@ -66,7 +66,7 @@ extension HttpRequestParams {
         guard queryItems.contains(where: { $0.name == name }), let encodedQuery else { return self }
         let kept = encodedQuery.split(separator: "&", omittingEmptySubsequences: false).filter { pair in
             let encodedName = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)[0]
-            return (encodedName.removingPercentEncoding ?? String(encodedName)) != name
+            return PercentEncoding.decodedText(String(encodedName)) != name
         }
         var copy = self
         copy.replaceQuery(with: kept.isEmpty ? nil : kept.joined(separator: "&"))

@@ -35,6 +35,11 @@ enum HeaderRules {
             return "header value contains \(describe(byte)); CR, LF and other control characters are not allowed "
                 + "(they would allow header injection)"
         }
+        // RFC 9110 §5.5: whitespace around a value is not part of it, so servers strip it and would read another value.
+        if let edge = [value.utf8.first, value.utf8.last].compactMap({ $0 }).first(where: { $0 == 0x20 || $0 == 0x09 }) {
+            return "header value \(value.utf8.first == edge ? "starts" : "ends") with \(edge == 0x20 ? "a space" : "a tab"), which "
+                + "servers strip (RFC 9110 §5.5), so they would read another value; trim it"
+        }
         return nil
     }
 

@@ -53,6 +53,26 @@ struct RetryInterceptorTests {
         #expect(transport.requests.count == 6)
     }
 
+    @Test(
+        "a Retry-After no HTTP date can be (a combining mark, non-ASCII) falls back to the backoff; hundreds of digits mean too long",
+        arguments: ["T\u{334}", "Tu \u{334}\u{FE}\u{1F}e, 19 Nov 204 0724 07:10:0 GMT", "\u{EDA28}", String(repeating: "9", count: 400)])
+    func hostileRetryAfter(value: String) async throws {
+        // Given: values the fuzzer found (Fuzz/Corpus/retry-after/regression-*): the first two trapped inside
+        // DateFormatter, the third leaked in it, the last was an infinite delay
+        let sleeps = Protected<[TimeInterval]>([])
+        let policy = RetryInterceptor(
+            maxAttempts: 2, baseDelay: 1, maxDelay: 60, sleep: { seconds in sleeps.mutate { $0.append(seconds) } }, jitter: { $0 })
+        let transport = Self.failing(headers: ["Retry-After": value])
+
+        // When
+        await #expect(throws: HttpError.self) { _ = try await Self.api(transport, policy).get() }
+
+        // Then: an unreadable value waits the backoff; a delay past maxDelay is not waited for at all
+        let tooLong = value.utf8.allSatisfy { $0 == UInt8(ascii: "9") }
+        #expect(sleeps.value == (tooLong ? [] : [1]))
+        #expect(transport.requests.count == (tooLong ? 1 : 2))
+    }
+
     @Test("the default jitter waits a uniformly random time within the bound")
     func defaultJitter() async throws {
         // Given

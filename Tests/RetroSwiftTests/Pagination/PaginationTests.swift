@@ -230,6 +230,31 @@ struct PaginationTests {
         #expect(transport.requests.isEmpty)
     }
 
+    @Test("positions and page numbers past Int.max end the walk instead of trapping")
+    func extremePositions() async throws {
+        // Given: a walk that starts on the last page number Int can hold, and every page full
+        let transport = RecordingTransport { _ in .json(#"[{"id":1},{"id":2},{"id":3},{"id":4},{"id":5}]"#) }
+        transport.setConfiguration(baseURL: URL(string: "https://api.example")!, sharedHeaders: nil)
+        let api = Api(transport: transport)
+        let fromTheLastPage = Paginated(
+            api.pages, from: PageRequest(page: .max), by: .pageNumber(\.page, pageSize: \.perPage, items: \.self))
+        let byPage = Paginated(api.pages, from: PageRequest(page: 2), by: .pageNumber(\.page, pageSize: \.perPage, items: \.self))
+
+        // When
+        let walked = try await fromTheLastPage.reduce(into: 0) { count, _ in count += 1 }
+        let atTheEnd = try await byPage.item(at: .max)
+        let nearTheEnd = try await byPage.items(in: (Int.max - 3)..<Int.max)
+
+        // Then: one page, then no page number after Int.max; the last positions Int can hold are on pages it can name
+        #expect(walked == 5)
+        #expect(atTheEnd == nil)
+        #expect(nearTheEnd.map(\.id) == [5, 1, 2])
+        #expect(
+            transport.requests.map { $0.queryItems.first { $0.name == "page" }?.value } == [
+                "\(Int.max)", "\(2 + (Int.max - 3) / 5)", "\(3 + (Int.max - 3) / 5)",
+            ])
+    }
+
     @Test("item(at:) and items(in:) fetch only the pages that hold them when the strategy can name pages; walk otherwise")
     func randomAccess() async throws {
         // Given

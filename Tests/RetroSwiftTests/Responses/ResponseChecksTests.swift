@@ -31,7 +31,10 @@ struct ResponseChecksTests {
             ["Content-Length": "8", "content-length": "11"], json,
             "the response is refused: two Content-Length values disagree (8 and 11); the framing is unknowable"
         ),
-        (["Content-Length": "8, 11"], json, "the response is refused: two Content-Length values disagree (8 and 11); the framing is unknowable"),
+        (
+            ["Content-Length": "8, 11"], json,
+            "the response is refused: two Content-Length values disagree (8 and 11); the framing is unknowable"
+        ),
         (["Content-Length": "8x"], json, "the response is refused: the Content-Length '8x' is not a decimal number"),
         (["Content-Length": "-8"], json, "the response is refused: the Content-Length '-8' is not a decimal number"),
         (["Content-Length": ""], json, "the response is refused: the Content-Length '' is not a decimal number"),
@@ -65,7 +68,9 @@ struct ResponseChecksTests {
         ),
     ]
 
-    @Test("broken framing, smuggled fields and oversized heads are refused with the endpoint and the rule named", arguments: 0..<refused.count)
+    @Test(
+        "broken framing, smuggled fields and oversized heads are refused with the endpoint and the rule named", arguments: 0..<refused.count
+    )
     func refusedResponses(index: Int) async throws {
         // Given
         let (headers, body, reason) = Self.refused[index]
@@ -107,7 +112,9 @@ struct ResponseChecksTests {
 
         // Then
         #expect(tooLarge?.kind == .responseTooLarge)
-        #expect(tooLarge?.description == "Api.item (GET /item): the response is refused: the body passed 1000 bytes (ResponseLimits.maxBodyBytes)")
+        #expect(
+            tooLarge?.description
+                == "Api.item (GET /item): the response is refused: the body passed 1000 bytes (ResponseLimits.maxBodyBytes)")
         #expect(
             tooExpanded?.description
                 == "Api.item (GET /item): the response is refused: the body passed 65536 bytes (ResponseLimits.maxDecompressionRatio: "

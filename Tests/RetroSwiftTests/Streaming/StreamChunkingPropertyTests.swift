@@ -115,6 +115,37 @@ struct StreamChunkingPropertyTests {
         }
     }
 
+    @Test("an element at or just over the size limit gets one answer wherever the chunks are cut (found by fuzzing)")
+    func limitIndependentOfChunking() async throws {
+        // Given: a limit of 4 bytes, and the inputs of Fuzz/Corpus/frame-limits/regression-*: a JSON Lines line of
+        // exactly the limit ended by CR LF (refused when a chunk ended between CR and LF), and a JSON text sequence
+        // record over the limit inside one chunk (passed whole, refused when split)
+        let context = ResponseDecodingContext(
+            decoder: JSONDecoder(), endpoint: StreamParsingTests.endpoint, responseLimits: ResponseLimits(maxStreamElementBytes: 4))
+        let cases: [(name: String, text: String, parse: Parse)] = [
+            ("json lines", "1234\r\n5678\n", { try await Self.outcome(JSONLines<JSONValue>(body: $0, context: context)) { "\($0)" } }),
+            ("lines", "abcd\r\nefgh", { try await Self.outcome(TextLines(body: $0, context: context)) { $0 } }),
+            (
+                "json-seq", "\u{1E}12345\n\u{1E}1\n",
+                { try await Self.outcome(JSONTextSequence<JSONValue>(body: $0, context: context)) { "\($0)" } }
+            ),
+        ]
+        for (name, text, parse) in cases {
+            let bytes = Data(text.utf8)
+            let whole = try await parse(Self.body([bytes]))
+            for cut in 0...bytes.count {
+                // When
+                let split = try await parse(Self.body([bytes.prefix(cut), bytes.dropFirst(cut)]))
+
+                // Then
+                #expect(split == whole, "\(name), cut at \(cut): \(split) against \(whole)")
+            }
+            #expect(
+                name == "json-seq" ? whole.last?.hasPrefix("error:") == true : !whole.contains { $0.hasPrefix("error:") },
+                "\(name): \(whole)")
+        }
+    }
+
     static func body(_ chunks: [Data]) -> HttpBodyStream {
         StreamParsingTests.body(chunks)
     }

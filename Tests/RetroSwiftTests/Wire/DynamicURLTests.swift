@@ -317,6 +317,20 @@ struct DynamicURLTests {
                     + "give the path without them"
             ),
             (" /x", "the URL ' /x' starts or ends with a space; trim it"),
+            // Found by fuzzing (Fuzz/Corpus/dynamic-url/regression-*): an escape that is not UTF-8 hid the `..` before it.
+            (
+                "/..%2F%FF",
+                "the URL '/..%2F%FF' has a '.' or '..' segment, which would lead out of the base path; give the path without them"
+            ),
+            (
+                "/..\\%FF",
+                "the URL '/..\\%FF' has a '.' or '..' segment, which would lead out of the base path; give the path without them"
+            ),
+            (
+                "https://api.example/v1/..%2F%FF/admin",
+                "the URL 'https://api.example/v1/..%2F%FF/admin' has a '.' or '..' segment, which would lead out of the path it "
+                    + "names; give the path without them"
+            ),
         ])
     func refusedValues(value: String, reason: String) async throws {
         // Given

@@ -56,7 +56,9 @@ struct FramingHeaderTests {
         #expect(transport.requests.isEmpty)
     }
 
-    @Test("@HeaderMap keys, shared headers and interceptors cannot set them either", arguments: ["Upgrade", "keep-alive", "TE", "Trailer", "Proxy-Connection", "Host"])
+    @Test(
+        "@HeaderMap keys, shared headers and interceptors cannot set them either",
+        arguments: ["Upgrade", "keep-alive", "TE", "Trailer", "Proxy-Connection", "Host"])
     func runTime(name: String) async throws {
         // Given
         let (api, transport) = makeApi()
