@@ -38,6 +38,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.26.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.2.0"),
+        // Test-only: property-based tests of every field kind (Tests/RetroSwiftTests/Wire/FieldPropertyTests.swift).
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
         // The core reads request structs by offset; strict memory safety makes every unsafe expression visible
@@ -94,6 +96,7 @@ let package = Package(
             name: "RetroSwiftTests",
             dependencies: [
                 "RetroSwift", "RetroSwiftTesting",
+                .product(name: "PropertyBased", package: "swift-property-based"),
                 .target(name: "RetroSwiftLogging", condition: .when(traits: ["SwiftLog"])),
                 .product(name: "Logging", package: "swift-log", condition: .when(traits: ["SwiftLog"])),
                 .target(name: "RetroSwiftTracing", condition: .when(traits: ["Tracing"])),

@@ -22,6 +22,11 @@ import RetroSwift
 ///   the file, as a cancellation or a timeout can make it do. To stream large files from disk on Linux, use
 ///   `AsyncHTTPClientTransport`. `DownloadedFile` responses are downloaded to disk everywhere. Both go to
 ///   ``temporaryDirectory``, and a call that fails leaves nothing there.
+/// - Bodies are read piece by piece, so the domain's `ResponseLimits` stop one as it arrives rather than after
+///   URLSession held all of it: calls run on a session the transport makes from `session.configuration` (its cookie
+///   storage, cache, proxies and headers apply), since swift-corelibs-foundation hands body pieces only to a
+///   session's own delegate. Your session's delegate still decides server-trust and client-certificate challenges;
+///   it no longer sees the tasks' data or metrics. `DownloadedFile` calls use a download task of `session` itself.
 /// - Redirects: the session never follows them itself; RetroSwift does, by the domain's or endpoint's
 ///   `RedirectPolicy`, so credentials stay with their origin and a `307` keeps its body, on Linux too.
 /// - Authentication challenges (Basic and Digest; NTLM and Negotiate on Apple platforms) are answered only with
@@ -39,7 +44,8 @@ public final class URLSessionTransport: ConfigurableHttpTransport {
     /// Receives one line per call; it never contains header values (so no `Authorization` or cookies).
     public typealias Logger = @Sendable (String) -> Void
 
-    /// The session requests go through.
+    /// The session whose configuration the transport's calls run with, and whose delegate decides server-trust and
+    /// client-certificate challenges (see the type's documentation).
     public let session: URLSession
     /// Where the domain's configuration is kept.
     public let configuration = HttpTransportConfigurationStore()
@@ -62,7 +68,7 @@ public final class URLSessionTransport: ConfigurableHttpTransport {
     /// Creates a transport on `session`.
     ///
     /// - Parameters:
-    ///   - session: The session requests go through (`URLSession.shared` by default).
+    ///   - session: The session whose configuration calls run with (`URLSession.shared` by default).
     ///   - queryRedaction: The query parameters whose values the log line hides (`QueryRedaction.defaultNames` by default).
     ///   - credential: Answers Basic, Digest, NTLM or Negotiate challenges from the configured host, once; `nil`
     ///     (the default) answers none, so the `401` is returned.

@@ -16,7 +16,7 @@ struct MemoryProbe: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "memory-probe",
         abstract: "Peak memory of large RetroSwift transfers.",
-        subcommands: [Serve.self, Upload.self, Download.self, Walk.self, Events.self]
+        subcommands: [Serve.self, Upload.self, Download.self, Walk.self, Events.self, Oversized.self]
     )
 }
 
@@ -58,6 +58,7 @@ final class TransferApi: Domain, @unchecked Sendable {
     @Get("/items", timeout: 600) var items: (ItemsRequest) async throws -> [Item]
     @Post("/upload", timeout: 600) var upload: (UploadRequest) async throws -> Received
     @Get("/download", timeout: 600) var download: (DownloadRequest) async throws -> DownloadedFile
+    @Get("/download", timeout: 600) var downloadIntoMemory: (DownloadRequest) async throws -> Data
 
     struct EventsRequest {
         @Query var blocks: Int = 1
@@ -175,6 +176,28 @@ struct Download: AsyncParsableCommand {
         print(
             "download \(megabytes) MB via \(transport.rawValue): \(size) bytes on disk; peak RSS \(Int(peakResidentMiB())) MiB (\(Int(before)) MiB before the transfer)"
         )
+    }
+}
+
+struct Oversized: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Ask for a body over ResponseLimits.maxBodyBytes in memory; it must be refused, memory bounded.")
+
+    @Option var port: Int
+    @Option var megabytes = 1_024
+    @Option var transport = TransportChoice.urlsession
+
+    func run() async throws {
+        let before = peakResidentMiB()
+        let api = TransferApi(transport: transport.make(port: port))
+        do {
+            let body = try await api.downloadIntoMemory(.init(bytes: megabytes * 1_048_576))
+            throw ValidationError("a \(body.count)-byte body came back; it should have been refused")
+        } catch let error as RequestError where error.kind == .responseTooLarge {
+            print(
+                "oversized \(megabytes) MB into memory via \(transport.rawValue): refused (\(error.reason)); peak RSS \(Int(peakResidentMiB())) MiB (\(Int(before)) MiB before the call)"
+            )
+        }
     }
 }
 
