@@ -14,14 +14,16 @@ out=.build-fuzz
 mkdir -p "$out"
 
 sources=()
-while IFS= read -r -d '' file; do sources+=("$file"); done < <(find Sources/RetroSwift -name '*.swift' -not -path '*.docc/*' -print0 | sort -z)
+while IFS= read -r -d '' file; do sources+=("$file"); done < <(find "$PWD/Sources/RetroSwift" -name '*.swift' -not -path '*.docc/*' -print0 | sort -z)
 targets=()
-while IFS= read -r -d '' file; do targets+=("$file"); done < <(find Fuzz/Targets -name '*.swift' -print0 | sort -z)
+while IFS= read -r -d '' file; do targets+=("$file"); done < <(find "$PWD/Fuzz/Targets" -name '*.swift' -print0 | sort -z)
 
 # -sanitize=fuzzer links libclang_rt.fuzzer from the toolchain (usr/lib/clang/*/lib/linux) and instruments the code
 # for coverage; lld, because gold warns about every AddressSanitizer helper symbol.
+# From inside the build folder: with -g the driver leaves intermediate module files in the working directory.
+cd "$out"
 set -x
 "$swiftc" -module-name RetroSwift -package-name retroswift -parse-as-library -swift-version 6 -strict-memory-safety \
     -sanitize=fuzzer,address "${FUZZ_OPT:--O}" -wmo -g -use-ld=lld \
-    -module-cache-path "$out/module-cache" \
-    "${sources[@]}" "${targets[@]}" -o "$out/retroswift-fuzz"
+    -module-cache-path module-cache \
+    "${sources[@]}" "${targets[@]}" -o retroswift-fuzz
