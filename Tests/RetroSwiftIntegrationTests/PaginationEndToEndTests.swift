@@ -68,7 +68,10 @@ struct PaginationEndToEndTests {
                 let page = Int(query["page"] ?? "1") ?? 1
                 // Relative and absolute links in turn, as servers write both.
                 let target = away.map { $0.absoluteString + "/link" } ?? (page.isMultiple(of: 2) ? "/link" : "")
-                let link = page * 5 < count ? [("Link", #"<\#(target)?page=\#(page + 1)>; rel="next""#)] : []
+                // On odd pages `rel="next"` comes in a second Link field after a `rel="first"` one (RFC 8288 allows any
+                // number of fields): a walk that read only the first field would end after page 1.
+                let first = page.isMultiple(of: 2) ? [] : [("Link", #"</link?page=1>; rel="first""#)]
+                let link = page * 5 < count ? first + [("Link", #"<\#(target)?page=\#(page + 1)>; rel="next""#)] : []
                 return json(((page - 1) * 5)..<(page * 5), headers: link)
             }
         }

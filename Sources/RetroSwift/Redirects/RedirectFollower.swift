@@ -103,6 +103,11 @@ enum RedirectFollower {
         if redirects > policy.maximumRedirects {
             throw refused("more than \(policy.maximumRedirects) redirects; the last was \(result.statusCode) to '\(location)'")
         }
+        // `result.header("Location")` combines repeats; which of two to follow is unknowable.
+        let locations = result.headers.values(for: "Location")
+        if locations.count > 1 {
+            throw refused("the \(result.statusCode) redirect has \(locations.count) Location fields; which one to follow is unknowable")
+        }
         guard let resolved = URL(string: encodedLocation(location), relativeTo: result.url)?.absoluteURL,
             var components = URLComponents(url: resolved, resolvingAgainstBaseURL: false),
             let scheme = components.scheme?.lowercased(), components.host?.isEmpty == false

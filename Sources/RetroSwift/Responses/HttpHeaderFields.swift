@@ -1,8 +1,9 @@
 /// The header fields of a response, every one kept, in the order received.
 ///
 /// Names compare case-insensitively (RFC 9110 §5.1), so `X-Foo: a` and `x-foo: b` are one field with two values:
-/// `headers["x-foo"]` is the first, `"a"`; `headers.values(for: "X-FOO")` is `["a", "b"]`. Repeated fields such as
-/// `Set-Cookie` and `Link` are never joined with commas here.
+/// `headers["x-foo"]` combines them in order as RFC 9110 §5.3 does, `"a, b"`, the same on every transport;
+/// `headers.values(for: "X-FOO")` is `["a", "b"]`. `Set-Cookie` is the one field never combined: `headers["Set-Cookie"]`
+/// is the first cookie, and `values(for: "Set-Cookie")` has one value per cookie.
 ///
 /// ```swift
 /// let cookies = response.headers.values(for: "Set-Cookie")
@@ -32,12 +33,23 @@ public struct HttpHeaderFields: Sendable, Hashable, RandomAccessCollection, Expr
         self.fields = elements.map { HttpHeader(name: $0.0, value: $0.1) }
     }
 
-    /// The first value of the field `name`, compared case-insensitively.
+    /// The value of the field `name`, compared case-insensitively: every value it has, in order, combined with `, `
+    /// (RFC 9110 §5.3); for `Set-Cookie`, which must never be combined (RFC 6265 §3), the first cookie.
     ///
     /// - Parameter name: A field name in any case.
     /// - Returns: The value, or `nil` when the field is absent.
     public subscript(name: String) -> String? {
-        fields.first { HeaderName.matches($0.name, name) }?.value
+        let isSetCookie = HeaderName.matches(name, "Set-Cookie")
+        var combined: String?
+        for field in fields where HeaderName.matches(field.name, name) {
+            guard let earlier = combined else {
+                if isSetCookie { return field.value }
+                combined = field.value
+                continue
+            }
+            combined = earlier + ", " + field.value
+        }
+        return combined
     }
 
     /// Every value of the field `name`, compared case-insensitively, in the order received.

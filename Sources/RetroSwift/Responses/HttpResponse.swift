@@ -26,7 +26,8 @@ public struct HttpResponse<Body> {
         self.url = url
     }
 
-    /// The first value of a header, compared case-insensitively; ``HttpHeaderFields/values(for:)`` has them all.
+    /// The value of a header, compared case-insensitively, repeated fields combined with `, ` (the first cookie for
+    /// `Set-Cookie`); ``HttpHeaderFields/values(for:)`` has each field.
     ///
     /// - Parameter name: A field name in any case.
     /// - Returns: The value, or `nil` when the field is absent.
