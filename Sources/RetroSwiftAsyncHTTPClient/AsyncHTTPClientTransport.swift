@@ -24,12 +24,23 @@
     public final class AsyncHTTPClientTransport: ConfigurableHttpTransport {
         /// The client requests go through; its lifetime is yours (the default ``failFastClient`` needs no shutdown).
         public let client: HTTPClient
+        /// The client streamed responses go through: ``failFastStreamingClient`` with the default ``client``, else
+        /// ``client`` itself unless one was given for streams.
+        public let streamingClient: HTTPClient
 
         /// A process-wide client configured like `HTTPClient.shared`, except that a connection that cannot be
         /// established fails the request at once (as URLSession does) instead of being retried until the deadline, and
         /// that redirects are returned to RetroSwift instead of followed.
-        public static let failFastClient: HTTPClient = {
+        public static let failFastClient: HTTPClient = makeFailFastClient(connectionsPerHost: nil)
+
+        /// ``failFastClient``'s twin for streamed responses, with a pool of its own allowing 64 connections per host: an
+        /// open stream holds its connection, and streams sharing the pool of ordinary calls (8 per host) would make
+        /// those calls wait for a connection, and time out, until a stream ended.
+        public static let failFastStreamingClient: HTTPClient = makeFailFastClient(connectionsPerHost: 64)
+
+        private static func makeFailFastClient(connectionsPerHost: Int?) -> HTTPClient {
             var configuration = HTTPClient.Configuration.singletonConfiguration
+            if let connectionsPerHost { configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = connectionsPerHost }
             configuration.connectionPool.retryConnectionEstablishment = false
             configuration.redirectConfiguration = .disallow
             // RetroSwift holds a compressed body with a Content-Length to `ResponseLimits.maxDecompressionRatio` (100 by
@@ -37,7 +48,7 @@
             // it so that the call's limit decides whenever it can.
             configuration.decompression = .enabled(limit: .ratio(1_000))
             return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
-        }()
+        }
         /// Where the domain's configuration is kept.
         public let configuration = HttpTransportConfigurationStore()
         /// The whole-request deadline used when neither the endpoint nor the domain sets a timeout.
@@ -51,14 +62,18 @@
         /// - Parameters:
         ///   - client: The HTTP client; ``failFastClient`` by default. A client of your own should be created with
         ///     `redirectConfiguration: .disallow`, so that RetroSwift's `RedirectPolicy` applies.
+        ///   - streamingClient: The client for streamed responses; by default ``failFastStreamingClient`` when `client`
+        ///     is ``failFastClient``, else `client`. Give streams a client with a pool of its own when they may stay open
+        ///     long, so they never hold the connections ordinary calls wait for.
         ///   - defaultTimeout: Seconds a whole request may take when no timeout is declared. Unlike URLSession's
         ///     idle timeout this is a deadline for the complete exchange.
         ///   - temporaryDirectory: Where downloaded bodies are written; the system's temporary directory by default.
         public init(
-            client: HTTPClient = AsyncHTTPClientTransport.failFastClient, defaultTimeout: TimeInterval = 60,
-            temporaryDirectory: URL = FileManager.default.temporaryDirectory
+            client: HTTPClient = AsyncHTTPClientTransport.failFastClient, streamingClient: HTTPClient? = nil,
+            defaultTimeout: TimeInterval = 60, temporaryDirectory: URL = FileManager.default.temporaryDirectory
         ) {
             self.client = client
+            self.streamingClient = streamingClient ?? (client === Self.failFastClient ? Self.failFastStreamingClient : client)
             self.defaultTimeout = defaultTimeout
             self.temporaryDirectory = temporaryDirectory
         }
@@ -94,6 +109,7 @@
         private func execute(
             _ request: HTTPClientRequest, params: HttpRequestParams, timeout: Int64, deadline: ContinuousClock.Instant
         ) async throws -> HTTPClientResponse {
+            let client = params.responseDestination == .stream ? streamingClient : client
             do {
                 return try await client.execute(request, timeout: .nanoseconds(timeout))
             } catch ChannelError.ioOnClosedChannel where params.method.isIdempotent {

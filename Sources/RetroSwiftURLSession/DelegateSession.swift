@@ -155,9 +155,10 @@ private final class DelegateSessionDelegate: NSObject, URLSessionDataDelegate, @
                 for: call.params, statusCode: http.statusCode, headers: SessionTaskRunner.headers(of: http))
         } catch {
             call.writeError = error
-            completionHandler(.cancel)
-            // swift-corelibs-foundation leaves a task refused here open until its timeout; cancelling ends it now.
-            return dataTask.cancel()
+            // swift-corelibs-foundation leaves a task refused here open until its timeout; cancelling ends it now, and
+            // before the disposition, so the transfer stops before more of the body is read and queued.
+            dataTask.cancel()
+            return completionHandler(.cancel)
         }
         let isSuccess = (200..<300).contains(http.statusCode)
         if isSuccess { call.progress?.reportDownload(completed: 0, expected: call.expectedBytes) }

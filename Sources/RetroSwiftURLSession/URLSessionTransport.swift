@@ -22,6 +22,9 @@ import RetroSwift
 ///   the file, as a cancellation or a timeout can make it do. To stream large files from disk on Linux, use
 ///   `AsyncHTTPClientTransport`. `DownloadedFile` responses are downloaded to disk everywhere. Both go to
 ///   ``temporaryDirectory``, and a call that fails leaves nothing there.
+/// - Streamed responses run on a session of their own, allowing at least 64 connections per host: an open stream
+///   holds its connection, and streams sharing the connections of ordinary calls (6 per host by default) would make
+///   those calls wait, and time out, until a stream ended.
 /// - Bodies are read piece by piece, so the domain's `ResponseLimits` stop one as it arrives rather than after
 ///   URLSession held all of it: calls run on a session the transport makes from `session.configuration` (its cookie
 ///   storage, cache, proxies and headers apply), since swift-corelibs-foundation hands body pieces only to a
@@ -63,7 +66,10 @@ public final class URLSessionTransport: ConfigurableHttpTransport {
     /// `URLError(.dataLengthExceedsMaximum)`: swift-corelibs-foundation cannot pause a transfer, so without a limit
     /// a reader slower than the network would grow memory without bound. Apple platforms pause the task instead.
     public let maxBufferedStreamBytes: Int
-    private let delegateSession = LazyDelegateSession()
+    private let delegateSession = LazyDelegateSession(forStreams: false)
+    /// Streamed responses' own session: a stream holds its connection for as long as it is read, so streams sharing the
+    /// per-host connections of ordinary calls would starve them.
+    private let streamSession = LazyDelegateSession(forStreams: true)
 
     /// Creates a transport on `session`.
     ///
@@ -176,7 +182,8 @@ public final class URLSessionTransport: ConfigurableHttpTransport {
         // Bodies in memory and streamed bodies come piece by piece through the delegate session, which counts them
         // against the call's `ResponseLimits` as they arrive: a completion handler would get a body only once URLSession
         // had held all of it, however large it grew.
-        return try await delegateSession.session(for: session).send(
+        let sessions = params.responseDestination == .stream ? streamSession : delegateSession
+        return try await sessions.session(for: session).send(
             request, params: params, upload: upload, decisions: delegate, temporaryDirectory: temporaryDirectory,
             destination: params.responseDestination, progress: progress,
             maxBufferedStreamBytes: maxBufferedStreamBytes)
@@ -218,15 +225,29 @@ public final class URLSessionTransport: ConfigurableHttpTransport {
     }
 }
 
-/// The transport's ``DelegateSession``, made on first use: most transports never stream a response, upload a file and
-/// download the answer to a file in one call, or download on Linux with no writable `NSTemporaryDirectory()`.
+/// One of the transport's ``DelegateSession``s, made on first use from the configuration of the transport's session.
 private final class LazyDelegateSession: Sendable {
+    /// The least number of connections per host the streams' session allows: each open stream holds one.
+    static let streamConnectionsPerHost = 64
+
     private let made = Locked<DelegateSession?>(nil)
+    private let forStreams: Bool
+
+    init(forStreams: Bool) {
+        self.forStreams = forStreams
+    }
 
     func session(for session: URLSession) -> DelegateSession {
         made.withLock { made in
             if let made { return made }
-            let new = DelegateSession(configuration: session.configuration)
+            var configuration = session.configuration
+            if forStreams {
+                // A copy: the user's configuration object is left as it is.
+                configuration = session.configuration.copy() as? URLSessionConfiguration ?? configuration
+                configuration.httpMaximumConnectionsPerHost = max(
+                    configuration.httpMaximumConnectionsPerHost, Self.streamConnectionsPerHost)
+            }
+            let new = DelegateSession(configuration: configuration)
             made = new
             return new
         }
