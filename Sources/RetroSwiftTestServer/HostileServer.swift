@@ -1,7 +1,6 @@
 import Foundation
 import NIOCore
 import NIOHTTP1
-import NIOPosix
 
 /// Bytes a hostile or broken server answers with, written to the socket exactly as given: no HTTP encoder stands
 /// between them and the client, so they can break every rule (two `Content-Length` fields, a bare CR in a value,
@@ -44,26 +43,10 @@ public struct RawResponse: Sendable {
 extension TestServer {
     /// Starts a server that parses requests as HTTP/1.1 but answers each with raw bytes from `respond`.
     public static func startHostile(_ respond: @escaping @Sendable (RecordedRequest) -> RawResponse) async throws -> TestServer {
-        let log = RequestLog()
-        let connections = OpenConnections()
-        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .serverChannelOption(.backlog, value: 256)
-            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
-            .childChannelInitializer { channel in
-                connections.add(channel)
-                return channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(HTTPRequestDecoder()))
-                    try channel.pipeline.syncOperations.addHandler(RawAnsweringHandler(log: log, respond: respond))
-                }
-            }
-            .bind(host: "127.0.0.1", port: 0)
-            .get()
-        guard let port = channel.localAddress?.port else {
-            try await channel.close()
-            throw ChannelError.unknownLocalAddress
+        try await listen { pipeline, log in
+            try pipeline.addHandler(ByteToMessageHandler(HTTPRequestDecoder()))
+            try pipeline.addHandler(RawAnsweringHandler(log: log, respond: respond))
         }
-        return TestServer(channel: channel, port: port, recorded: log, connections: connections)
     }
 }
 

@@ -16,7 +16,7 @@ public final class TestServer: Sendable {
     private let recorded: RequestLog
     private let connections: OpenConnections
 
-    init(channel: any Channel, port: Int, recorded: RequestLog, connections: OpenConnections) {
+    private init(channel: any Channel, port: Int, recorded: RequestLog, connections: OpenConnections) {
         self.channel = channel
         self.port = port
         self.recorded = recorded
@@ -41,6 +41,17 @@ public final class TestServer: Sendable {
 
     /// Starts a server answering with `respond`; with `recordingBodies: false` only body sizes are kept.
     public static func start(recordingBodies: Bool = true, _ respond: @escaping Responder) async throws -> TestServer {
+        try await listen { pipeline, log in
+            try pipeline.configureHTTPServerPipeline()
+            try pipeline.addHandler(RecordingHandler(log: log, recordingBodies: recordingBodies, respond: respond))
+        }
+    }
+
+    /// Listens on an ephemeral port of 127.0.0.1; `configure` sets up each accepted connection's pipeline, recording
+    /// requests in the log it is given.
+    static func listen(
+        _ configure: @escaping @Sendable (ChannelPipeline.SynchronousOperations, RequestLog) throws -> Void
+    ) async throws -> TestServer {
         let log = RequestLog()
         let connections = OpenConnections()
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
@@ -49,11 +60,7 @@ public final class TestServer: Sendable {
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
             .childChannelInitializer { channel in
                 connections.add(channel)
-                return channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.configureHTTPServerPipeline()
-                    try channel.pipeline.syncOperations.addHandler(
-                        RecordingHandler(log: log, recordingBodies: recordingBodies, respond: respond))
-                }
+                return channel.eventLoop.makeCompletedFuture { try configure(channel.pipeline.syncOperations, log) }
             }
             .bind(host: "127.0.0.1", port: 0)
             .get()
