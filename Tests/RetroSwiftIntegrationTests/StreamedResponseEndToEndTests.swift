@@ -212,12 +212,13 @@ struct StreamedResponseEndToEndTests {
         "a stream silent for longer than the timeout throws URLError.timedOut from the loop; a steady one outlives it",
         arguments: TransportKind.allCases)
     func idleTimeout(kind: TransportKind) async throws {
-        // Given: a two-second timeout; /chat goes silent after its first event, /steady sends one every 0.2 s for 3.2 s
+        // Given: /chat goes silent after its first event past a two-second timeout; /steady sends one every 0.2 s for
+        // 5.2 s against a four-second one (two seconds timed out once on URLSession under the thread sanitizer)
         try await withServer(
             kind,
             respond: { request in
                 let steady = request.encodedPath == "/steady"
-                let pieces = steady ? (1...16).map { Self.event("\($0)") } : [Self.event("first")]
+                let pieces = steady ? (1...26).map { Self.event("\($0)") } : [Self.event("first")]
                 return ScriptedResponse(
                     headers: Self.eventStream, behavior: .chunked(pieces: pieces, interval: steady ? 0.2 : 60, holdingOpen: !steady))
             }
@@ -237,14 +238,14 @@ struct StreamedResponseEndToEndTests {
             // Then
             #expect(received == [Delta(text: "first")])
             #expect(error?.code == .timedOut)
-            #expect(steadyCount == 16)
+            #expect(steadyCount == 26)
             #expect(closed)
         }
     }
 
     // @unchecked Sendable: the fixture adds only endpoint wrappers, set up in init and never reassigned.
     final class SteadyApi: Domain, @unchecked Sendable {
-        @Get("/steady", timeout: 2) var steady: () async throws -> ServerSentEvents<Delta>
+        @Get("/steady", timeout: 4) var steady: () async throws -> ServerSentEvents<Delta>
     }
 
     @Test("JSON Lines, JSON text sequences, text lines and raw bytes stream on every transport", arguments: TransportKind.allCases)
