@@ -94,10 +94,12 @@ struct HostileResponseTests {
         }
     }
 
-    @Test("20,000 header fields are refused as too large", arguments: TransportKind.allCases)
+    @Test("thousands of header fields are refused as too large", arguments: TransportKind.allCases)
     func tooManyFields(kind: TransportKind) async throws {
-        // Given
-        let fields = (0..<20_000).map { "X-F\($0): v" }
+        // Given: 20,000 fields; 2,000 through URLSession, whose Linux Foundation parses a head in time quadratic in its
+        // fields (seconds for 20,000) on a work queue every URLSession of the process shares: the larger head stalled
+        // every other URLSession transfer of the run past its timeout (the Limits article says so)
+        let fields = (0..<(kind == .urlSession ? 2_000 : 20_000)).map { "X-F\($0): v" }
         try await Self.withHostileServer(kind, { _ in .head(["HTTP/1.1 200 OK", "Content-Length: 8"] + fields, body: Self.json) }) {
             api, _ in
             // When
