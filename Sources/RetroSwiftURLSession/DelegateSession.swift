@@ -69,6 +69,8 @@ private final class DelegateSessionCall: @unchecked Sendable {
     let params: HttpRequestParams
     /// Counts the body against the call's `ResponseLimits`, from the head on.
     var budget: ResponseBodyBudget?
+    /// The response's fields, read once at the head for the budget and kept for the result.
+    var headers: HttpHeaderFields?
     let decisions: SessionTaskDelegate
     let temporaryDirectory: URL
     /// Where a 2xx body goes.
@@ -151,8 +153,9 @@ private final class DelegateSessionDelegate: NSObject, URLSessionDataDelegate, @
         do {
             // The head is refused here, before a byte of its body is read: a broken one, or one announcing a body over
             // the call's limits.
-            call.budget = try ResponseBodyBudget(
-                for: call.params, statusCode: http.statusCode, headers: SessionTaskRunner.headers(of: http))
+            let headers = SessionTaskRunner.headers(of: http)
+            call.headers = headers
+            call.budget = try ResponseBodyBudget(for: call.params, statusCode: http.statusCode, headers: headers)
         } catch {
             call.writeError = error
             // swift-corelibs-foundation leaves a task refused here open until its timeout; cancelling ends it now, and
@@ -190,7 +193,8 @@ private final class DelegateSessionDelegate: NSObject, URLSessionDataDelegate, @
             call.suspension = gate
         #endif
         call.writer = writer
-        let outcome = SessionTaskRunner.result(response, nil, call.request, call.decisions) { status, headers, url in
+        let outcome = SessionTaskRunner.result(response, nil, call.request, call.decisions, knownHeaders: call.headers) {
+            status, headers, url in
             HttpOperationResult(statusCode: status, headers: headers, bodyStream: stream, url: url)
         }
         call.complete(outcome)
@@ -244,7 +248,9 @@ private final class DelegateSessionDelegate: NSObject, URLSessionDataDelegate, @
             return writer.finish(throwing: error.map(SessionTaskRunner.normalized))
         }
         try? call.handle?.close()
-        let outcome = SessionTaskRunner.result(call.response, call.writeError ?? error, call.request, call.decisions) {
+        let outcome = SessionTaskRunner.result(
+            call.response, call.writeError ?? error, call.request, call.decisions, knownHeaders: call.headers
+        ) {
             status, headers, url in
             if let file = call.file { return HttpOperationResult(statusCode: status, headers: headers, downloadedFileURL: file, url: url) }
             return HttpOperationResult(statusCode: status, headers: headers, body: call.body, url: url)

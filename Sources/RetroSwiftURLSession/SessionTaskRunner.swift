@@ -40,9 +40,11 @@ enum SessionTaskRunner {
         }
     }
 
+    /// - Parameter knownHeaders: `response`'s fields when the caller already read them (``headers(of:)`` sorts and
+    ///   splits them, work not to repeat on every call).
     static func result(
         _ response: URLResponse?, _ error: (any Error)?, _ request: URLRequest, _ delegate: SessionTaskDelegate,
-        _ make: (Int, HttpHeaderFields, URL?) throws -> HttpOperationResult
+        knownHeaders: HttpHeaderFields? = nil, _ make: (Int, HttpHeaderFields, URL?) throws -> HttpOperationResult
     ) -> Result<HttpOperationResult, any Error> {
         // A challenge the delegate refused ends the task as cancelled; the 401 it kept is the answer, without its
         // body, which went with the cancelled task.
@@ -52,7 +54,7 @@ enum SessionTaskRunner {
         }
         if let error { return .failure(normalized(error)) }
         guard let http = response as? HTTPURLResponse else { return .failure(URLError(.badServerResponse)) }
-        return Result { try make(http.statusCode, headers(of: http), http.url ?? request.url) }
+        return Result { try make(http.statusCode, knownHeaders ?? headers(of: http), http.url ?? request.url) }
     }
 
     /// URLSession hands over one value per name, repeated fields already joined with `, ` (RFC 9110 §5.3 allows it
