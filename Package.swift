@@ -14,6 +14,8 @@ let package = Package(
         .library(name: "RetroSwiftAsyncHTTPClient", targets: ["RetroSwiftAsyncHTTPClient"]),
         .library(name: "RetroSwiftLogging", targets: ["RetroSwiftLogging"]),
         .library(name: "RetroSwiftTracing", targets: ["RetroSwiftTracing"]),
+        // For transport authors: its scripted server needs SwiftNIO, which only packages that use this product fetch.
+        .library(name: "RetroSwiftTransportConformance", targets: ["RetroSwiftTransportConformance"]),
     ],
     traits: [
         .trait(
@@ -71,8 +73,11 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        // A scripted HTTP server on 127.0.0.1 for the end-to-end tests. Deliberately not a product: SwiftPM then
-        // never fetches SwiftNIO for packages that depend on RetroSwift.
+        // The transport conformance suite: every case a transport must pass, run through RetroSwift against the
+        // scripted server.
+        .target(name: "RetroSwiftTransportConformance", dependencies: ["RetroSwift", "RetroSwiftTestServer"], swiftSettings: strict),
+        // A scripted HTTP server on 127.0.0.1 for the end-to-end tests and the conformance suite. Not a product of its
+        // own: SwiftPM fetches SwiftNIO only for packages that use RetroSwiftTransportConformance.
         .target(
             name: "RetroSwiftTestServer",
             dependencies: [
@@ -86,7 +91,7 @@ let package = Package(
         .testTarget(
             name: "RetroSwiftIntegrationTests",
             dependencies: [
-                "RetroSwift", "RetroSwiftURLSession", "RetroSwiftTesting", "RetroSwiftTestServer",
+                "RetroSwift", "RetroSwiftURLSession", "RetroSwiftTesting", "RetroSwiftTestServer", "RetroSwiftTransportConformance",
                 .target(name: "RetroSwiftAsyncHTTPClient", condition: .when(traits: ["AsyncHTTPClient"])),
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["AsyncHTTPClient"])),
             ],

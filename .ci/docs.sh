@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the DocC documentation of the six library modules with the toolchain's own `docc`, from symbol graphs the
+# Builds the DocC documentation of the seven library modules with the toolchain's own `docc`, from symbol graphs the
 # compiler emits, and fails on any DocC warning (broken symbol links included). No swift-docc-plugin: packages that
 # depend on RetroSwift fetch nothing new.
 #
@@ -11,7 +11,7 @@ set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-MODULES=(RetroSwift RetroSwiftURLSession RetroSwiftTesting RetroSwiftAsyncHTTPClient RetroSwiftLogging RetroSwiftTracing)
+MODULES=(RetroSwift RetroSwiftURLSession RetroSwiftTesting RetroSwiftTransportConformance RetroSwiftAsyncHTTPClient RetroSwiftLogging RetroSwiftTracing)
 SCRATCH=.build-docs
 GRAPHS="$PWD/$SCRATCH/symbol-graphs"     # every module's graphs, dependencies' included, as the compiler writes them
 PER_MODULE="$SCRATCH/module-graphs"      # one directory per documented module, holding only that module's graphs

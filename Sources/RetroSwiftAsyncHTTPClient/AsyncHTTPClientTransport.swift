@@ -51,7 +51,8 @@
         }
         /// Where the domain's configuration is kept.
         public let configuration = HttpTransportConfigurationStore()
-        /// The whole-request deadline used when neither the endpoint nor the domain sets a timeout.
+        /// The timeout used when neither the endpoint nor the domain sets one: the longest wait for the head (connecting
+        /// and waiting for a pooled connection included), and then the longest silence of the body.
         public let defaultTimeout: TimeInterval
         /// Where `DownloadedFile` bodies are written (yours once the call returns; deleted if it fails). Multipart
         /// bodies stream straight from their files and need no temporary file.
@@ -65,8 +66,8 @@
         ///   - streamingClient: The client for streamed responses; by default ``failFastStreamingClient`` when `client`
         ///     is ``failFastClient``, else `client`. Give streams a client with a pool of its own when they may stay open
         ///     long, so they never hold the connections ordinary calls wait for.
-        ///   - defaultTimeout: Seconds a whole request may take when no timeout is declared. Unlike URLSession's
-        ///     idle timeout this is a deadline for the complete exchange.
+        ///   - defaultTimeout: Seconds of the timeout when none is declared: the longest wait for the head, and then the
+        ///     longest silence of the body, as with URLSession.
         ///   - temporaryDirectory: Where downloaded bodies are written; the system's temporary directory by default.
         public init(
             client: HTTPClient = AsyncHTTPClientTransport.failFastClient, streamingClient: HTTPClient? = nil,
@@ -82,7 +83,8 @@
         ///
         /// - Parameter params: The request RetroSwift built.
         /// - Returns: The status, headers and body, and the URL requested.
-        /// - Throws: `URLError` when no response arrived (`.timedOut` past the deadline, body included),
+        /// - Throws: `URLError` when no response arrived (`.timedOut` when the head or the body is silent for longer
+        ///   than the timeout),
         ///   `CancellationError` when the calling task was cancelled, `RequestError` when the transport is not
         ///   configured.
         public func sendRequest(with params: HttpRequestParams) async throws -> HttpOperationResult {
@@ -92,10 +94,11 @@
             let deadline = ContinuousClock.now + .nanoseconds(timeout)
             do {
                 let response = try await execute(request, params: params, timeout: timeout, deadline: deadline)
-                // async-http-client's timeout ends when the head arrives; the body is read under the same deadline, so
-                // a body that drips past it fails with `.timedOut` instead of arriving late as a success.
-                return try await Self.withDeadline(deadline) {
-                    try await self.result(from: response, url: request.url, params: params, progress: progress)
+                // async-http-client's timeout ends when the head arrives; from then on the timeout is the longest the
+                // body may be silent, as URLSession's is, so a body that keeps arriving completes however long it takes
+                // and one that stops fails with `.timedOut`.
+                return try await Self.withIdleTimeout(.nanoseconds(timeout)) { activity in
+                    try await self.result(from: response, url: request.url, params: params, progress: progress, activity: activity)
                 }
             } catch {
                 throw Self.translate(error, params)
@@ -132,20 +135,24 @@
             return Int64(max(seconds, 0) * 1_000_000_000)
         }
 
-        /// Runs `body`, cancelling it and throwing `URLError(.timedOut)` if it has not finished by `deadline`.
-        private static func withDeadline(
-            _ deadline: ContinuousClock.Instant, _ body: @escaping @Sendable () async throws -> HttpOperationResult
+        /// Runs `body`, cancelling it and throwing `URLError(.timedOut)` once `timeout` passes without it reporting
+        /// progress to the ``BodyActivity`` it is given.
+        private static func withIdleTimeout(
+            _ timeout: Duration, _ body: @escaping @Sendable (BodyActivity) async throws -> HttpOperationResult
         ) async throws -> HttpOperationResult {
-            try await withThrowingTaskGroup(of: HttpOperationResult?.self) { group in
-                group.addTask { try await body() }
+            let activity = BodyActivity()
+            return try await withThrowingTaskGroup(of: HttpOperationResult?.self) { group in
+                group.addTask { try await body(activity) }
                 group.addTask {
-                    try await Task.sleep(until: deadline, clock: .continuous)
-                    return nil
+                    while true {
+                        try await Task.sleep(until: activity.lastProgress + timeout, clock: .continuous)
+                        if ContinuousClock.now - activity.lastProgress >= timeout { return nil }
+                    }
                 }
                 defer { group.cancelAll() }
                 guard let first = try await group.next(), let value = first else {
                     group.cancelAll()
-                    // A download that finished as the deadline passed would leave its file behind unseen.
+                    // A download that finished as the timeout passed would leave its file behind unseen.
                     while let late = try? await group.next() {
                         if let file = late?.downloadedFileURL { try? FileManager.default.removeItem(at: file) }
                     }
@@ -156,10 +163,10 @@
         }
 
         private func makeRequest(_ params: HttpRequestParams, progress: TransferProgressReporter?) throws -> HTTPClientRequest {
-            let configuration = try configuration.configuration(for: params)
-            var request = HTTPClientRequest(url: params.urlString(relativeTo: configuration.baseURL))
+            // Exactly what RetroSwift resolved: URL, method, every header field in order.
+            var request = HTTPClientRequest(url: params.url.absoluteString)
             request.method = HTTPMethod(rawValue: params.method.rawValue)
-            for header in params.headerFields(sharedHeaders: configuration.sharedHeaders) {
+            for header in params.headerFields {
                 request.headers.add(name: header.name, value: header.value)
             }
             if let body = params.body {
@@ -175,7 +182,8 @@
         }
 
         private func result(
-            from response: HTTPClientResponse, url: String, params: HttpRequestParams, progress: TransferProgressReporter?
+            from response: HTTPClientResponse, url: String, params: HttpRequestParams, progress: TransferProgressReporter?,
+            activity: BodyActivity
         ) async throws -> HttpOperationResult {
             let headers = HttpHeaderFields(response.headers.map { HttpHeader(name: $0.name, value: $0.value) })
             let status = Int(response.status.code)
@@ -204,12 +212,14 @@
                 return HttpOperationResult(statusCode: status, headers: headers, bodyStream: stream, url: requested)
             }
             if params.responseDestination == .file && isSuccess {
-                let file = try await Self.download(response.body, to: temporaryDirectory, budget: budget, counter: counter)
+                let file = try await Self.download(
+                    response.body, to: temporaryDirectory, budget: budget, counter: counter, activity: activity)
                 counter?.finish()
                 return HttpOperationResult(statusCode: status, headers: headers, downloadedFileURL: file, url: requested)
             }
             var body = ByteBuffer()
             for try await buffer in response.body {
+                activity.touch()
                 let size = buffer.readableBytes
                 try budget.add(size)
                 body.writeImmutableBuffer(buffer)
@@ -220,13 +230,15 @@
         }
 
         private static func download(
-            _ body: HTTPClientResponse.Body, to directory: URL, budget: ResponseBodyBudget, counter: DownloadCounter?
+            _ body: HTTPClientResponse.Body, to directory: URL, budget: ResponseBodyBudget, counter: DownloadCounter?,
+            activity: BodyActivity
         ) async throws -> URL {
             let (url, handle) = try TemporaryFile.create(.download, in: directory)
             defer { try? handle.close() }
             var budget = budget
             do {
                 for try await chunk in body {
+                    activity.touch()
                     try budget.add(chunk.readableBytes)
                     try handle.write(contentsOf: Data(chunk.readableBytesView))
                     counter?.add(chunk.readableBytes)
@@ -301,5 +313,18 @@
         func finish() {
             progress.finishDownload(total: received.current)
         }
+    }
+
+    /// When a response body last made progress, for the transport's idle timeout.
+    final class BodyActivity: Sendable {
+        private let last = Locked(ContinuousClock.now)
+
+        /// Records that a piece of the body arrived now.
+        func touch() {
+            last.withLock { $0 = .now }
+        }
+
+        /// When the head or the latest piece of the body arrived.
+        var lastProgress: ContinuousClock.Instant { last.current }
     }
 #endif

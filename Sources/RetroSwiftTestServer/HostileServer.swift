@@ -12,17 +12,22 @@ public struct RawResponse: Sendable {
         case keepOpen
         /// Close it.
         case close
+        /// Write nothing more and keep it open while the client stays connected: a stalled response.
+        case hold
     }
 
     /// The pieces written, in order, each flushed on its own.
     public var pieces: [Data]
     /// What happens after the last piece.
     public var ending: Ending
+    /// Seconds between one piece and the next (the first is written at once): a dripping response.
+    public var interval: TimeInterval
 
     /// Creates a response written as `pieces`.
-    public init(pieces: [Data], ending: Ending = .keepOpen) {
+    public init(pieces: [Data], ending: Ending = .keepOpen, interval: TimeInterval = 0) {
         self.pieces = pieces
         self.ending = ending
+        self.interval = interval
     }
 
     /// A response whose head is `head` (status line and fields, each line ended with CRLF by this function) and whose
@@ -79,14 +84,36 @@ private final class RawAnsweringHandler: ChannelInboundHandler {
                 body: Data(body.readableBytesView), bodyByteCount: body.readableBytes)
             log.append(request)
             let response = respond(request)
-            for piece in response.pieces {
-                context.write(wrapOutboundOut(ByteBuffer(bytes: piece)), promise: nil)
+            guard response.interval > 0 else {
+                for piece in response.pieces {
+                    context.write(wrapOutboundOut(ByteBuffer(bytes: piece)), promise: nil)
+                }
+                end(response, after: context.writeAndFlush(wrapOutboundOut(ByteBuffer())), context: context)
+                return
             }
-            let written = context.writeAndFlush(wrapOutboundOut(ByteBuffer()))
-            if case .close = response.ending {
-                let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
-                written.whenComplete { _ in bound.value.close(promise: nil) }
-            }
+            write(response, from: 0, context: context)
+        }
+    }
+
+    /// Writes piece `index` of `response` and schedules the next one `interval` later.
+    private func write(_ response: RawResponse, from index: Int, context: ChannelHandlerContext) {
+        let written = context.writeAndFlush(wrapOutboundOut(ByteBuffer(bytes: response.pieces[index])))
+        guard index + 1 < response.pieces.count else {
+            end(response, after: written, context: context)
+            return
+        }
+        let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        context.eventLoop.scheduleTask(in: .nanoseconds(Int64(response.interval * 1e9))) {
+            let (handler, context) = bound.value
+            guard context.channel.isActive else { return }
+            handler.write(response, from: index + 1, context: context)
+        }
+    }
+
+    private func end(_ response: RawResponse, after written: EventLoopFuture<Void>, context: ChannelHandlerContext) {
+        if case .close = response.ending {
+            let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
+            written.whenComplete { _ in bound.value.close(promise: nil) }
         }
     }
 

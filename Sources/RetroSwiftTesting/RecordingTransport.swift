@@ -15,8 +15,9 @@ public final class RecordingTransport: ConfigurableHttpTransport {
 
     private let responder: Responder
     private let recorded = Protected<[HttpRequestParams]>([])
-    /// The configuration the domain set, with the same conflict rules as the bundled transports.
-    public let configuration = HttpTransportConfigurationStore()
+    /// The configuration the domain set, with the same conflict rules as the bundled transports; a test that does not
+    /// care about URLs need not set one (``url(of:)`` then throws what a real transport would).
+    public let configuration = HttpTransportConfigurationStore(baseURLRequired: false)
 
     /// Creates a transport that answers every request with `responder` (by default `204 No Content`).
     public init(responder: @escaping Responder = { _ in HttpOperationResult(statusCode: 204) }) {
@@ -46,7 +47,12 @@ public final class RecordingTransport: ConfigurableHttpTransport {
         return result
     }
 
-    /// The full URL a real transport would request, using the configured base URL.
+    /// The full URL a real transport would request: ``HttpRequestParams/url``, which RetroSwift resolved.
+    ///
+    /// - Parameter params: A request this transport recorded.
+    /// - Returns: The absolute URL.
+    /// - Throws: ``RequestError`` of kind ``RequestError/Kind/transportNotConfigured`` when neither the domain nor
+    ///   this transport had a usable base URL (which a real transport would have thrown when sending).
     public func url(of params: HttpRequestParams) throws -> URL {
         try params.url(relativeTo: configuration.configuration(for: params).baseURL)
     }

@@ -52,7 +52,12 @@ enum SessionTaskRunner {
             return .success(
                 HttpOperationResult(statusCode: refused.statusCode, headers: headers(of: refused), url: refused.url ?? request.url))
         }
-        if let error { return .failure(normalized(error)) }
+        if let error {
+            // libcurl's "Empty reply from server": the connection closed before any response, which async-http-client
+            // (and URLSession on Apple platforms) report as a lost connection.
+            if response == nil, (error as? URLError)?.code == .badServerResponse { return .failure(URLError(.networkConnectionLost)) }
+            return .failure(normalized(error))
+        }
         guard let http = response as? HTTPURLResponse else { return .failure(URLError(.badServerResponse)) }
         return Result { try make(http.statusCode, knownHeaders ?? headers(of: http), http.url ?? request.url) }
     }

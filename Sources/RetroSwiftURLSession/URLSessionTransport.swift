@@ -126,7 +126,7 @@ public final class URLSessionTransport: ConfigurableHttpTransport {
     public func sendRequest(with params: HttpRequestParams) async throws -> HttpOperationResult {
         let settings = try configuration.configuration(for: params)
         try refuseSessionCredentials(for: params)
-        let request = try makeRequest(params, settings)
+        let request = makeRequest(params)
         let delegate = SessionTaskDelegate(credential: credential, credentialOrigin: settings.baseURL, userSession: session)
         let clock = ContinuousClock()
         let start = clock.now
@@ -136,8 +136,20 @@ public final class URLSessionTransport: ConfigurableHttpTransport {
             return result
         } catch {
             log(request, outcome: "failed: \(error)", duration: clock.now - start)
-            throw error
+            throw Self.translate(error, params)
         }
+    }
+
+    /// A status line libcurl refuses ("Unsupported response code", which swift-corelibs-foundation reports as
+    /// `URLError(.unsupportedURL)`) as the malformed response it is, as async-http-client's parser refuses it.
+    private static func translate(_ error: any Error, _ params: HttpRequestParams) -> any Error {
+        guard let urlError = error as? URLError, urlError.code == .unsupportedURL,
+            urlError.localizedDescription.contains("response code")
+        else { return error }
+        return RequestError(
+            .malformedResponse, endpoint: params.endpoint,
+            reason: "the response is refused: its status line is not valid HTTP/1.1 (\(urlError.localizedDescription))",
+            underlyingError: urlError)
     }
 
     /// URLSession adds the session configuration's `httpAdditionalHeaders` to every request, and a request can
@@ -158,13 +170,14 @@ public final class URLSessionTransport: ConfigurableHttpTransport {
         )
     }
 
-    private func makeRequest(_ params: HttpRequestParams, _ configuration: HttpTransportConfiguration) throws -> URLRequest {
-        var request = URLRequest(url: try params.url(relativeTo: configuration.baseURL))
+    /// The request exactly as RetroSwift resolved it: URL, method, every header field, timeout.
+    private func makeRequest(_ params: HttpRequestParams) -> URLRequest {
+        var request = URLRequest(url: params.url)
         request.httpMethod = params.method.rawValue
         // Capped at a year: swift-corelibs-foundation turns the interval into whole milliseconds, which `.infinity` (no
         // timeout, for a stream that may stay silent) would overflow.
         if let timeout = params.timeout, timeout > 0 { request.timeoutInterval = min(timeout, 365 * 24 * 3600) }
-        for header in params.headerFields(sharedHeaders: configuration.sharedHeaders) {
+        for header in params.headerFields {
             request.setValue(header.value, forHTTPHeaderField: header.name)
         }
         return request

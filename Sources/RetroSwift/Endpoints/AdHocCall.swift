@@ -14,10 +14,8 @@ enum AdHocCall {
         let settings = domain.settings.current
         let template = path.hasPrefix("/") ? path : "/" + path
         let endpoint = EndpointIdentity(domain: String(describing: type(of: domain)), name: "invoke", method: method, template: template)
-        var params = try build(endpoint, arguments, body, Response.self, settings)
-        if let prefix = domain.pathPrefix { try prefix.apply(to: &params) }
-        let result = try await InterceptorChain.send(
-            params, through: settings.interceptors, redirects: settings.redirectPolicy, to: domain.transport)
+        let params = try build(endpoint, arguments, body, Response.self, settings)
+        let result = try await CallPipeline.send(params, of: domain, settings: settings, redirects: settings.redirectPolicy)
         return try ResponseDecodingContext(decoder: settings.jsonDecoder, endpoint: endpoint, responseLimits: settings.responseLimits)
             .decode(Response.self, from: result)
     }

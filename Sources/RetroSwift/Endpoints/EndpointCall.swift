@@ -1,6 +1,6 @@
 import Foundation
 
-/// The request pipeline of every endpoint, top to bottom: plan, build, send, decode.
+/// A declared endpoint's call, top to bottom: plan, build, send (``CallPipeline``), decode.
 enum EndpointCall {
     /// `nonisolated(nonsending)`: runs on the caller's actor until the transport call, so the request (which need not
     /// be `Sendable`) never leaves the caller's isolation; only the `Sendable` `HttpRequestParams` does.
@@ -9,22 +9,11 @@ enum EndpointCall {
         _ request: Request
     ) async throws -> Response {
         let settings = domain.settings.current
-        var params = try buildParams(domain, key, state, declaration, request, Response.self, settings)
-        if let prefix = domain.pathPrefix { try prefix.apply(to: &params) }
-        let redirects = declaration.redirects ?? settings.redirectPolicy
-        if params.dynamicURLState != nil {
-            try params.settleOrigin(baseURL: baseURL(of: params, domain, settings), credentials: redirects)
-        }
-        let result = try await InterceptorChain.send(params, through: settings.interceptors, redirects: redirects, to: domain.transport)
+        let params = try buildParams(domain, key, state, declaration, request, Response.self, settings)
+        let result = try await CallPipeline.send(
+            params, of: domain, settings: settings, redirects: declaration.redirects ?? settings.redirectPolicy)
         return try ResponseDecodingContext(decoder: settings.jsonDecoder, endpoint: params.endpoint, responseLimits: params.responseLimits)
             .decode(Response.self, from: result)
-    }
-
-    /// The base URL `params` would go to: the domain's own, else the one its transport keeps, when the transport
-    /// keeps it where RetroSwift can read it (``ConfigurableHttpTransport``).
-    private static func baseURL(of params: HttpRequestParams, _ domain: Domain, _ settings: DomainSettings) -> URL? {
-        if let baseURL = settings.target?.baseURL { return baseURL }
-        return (domain.transport as? any ConfigurableHttpTransport).flatMap { try? $0.configuration.configuration(for: params).baseURL }
     }
 
     /// Plans and builds `request` as a value of its exact type: the declared type when that is a struct, else the

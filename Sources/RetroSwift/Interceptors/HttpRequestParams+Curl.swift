@@ -9,20 +9,24 @@ extension HttpRequestParams {
     /// multipart ones as `--form-string` fields and `-F name=@path` files, so curl picks its own boundary; a body
     /// that is not UTF-8 text, or a file part held in memory, is named by its size and cannot be replayed.
     ///
+    /// In an interceptor the request is already resolved: the command has its full ``url`` and every field of
+    /// ``headerFields`` (shared headers included), so it reproduces the call as it is about to be sent.
+    ///
     /// ```swift
-    /// print(request.curlCommand(relativeTo: URL(string: "https://api.example.com")!))
+    /// print(request.curlCommand())
     /// // curl -X 'POST' 'https://api.example.com/notes?api_key=<redacted>' -H 'Authorization: <redacted>' ...
     /// ```
     ///
     /// - Parameters:
-    ///   - baseURL: The transport's base URL.
-    ///   - sharedHeaders: The transport's shared headers, merged as ``headerFields(sharedHeaders:)`` merges them.
+    ///   - baseURL: A base URL to join the path and query with instead of ``url``'s; `nil` (the default) for ``url``.
+    ///   - sharedHeaders: Shared headers to merge, as ``headerFields(sharedHeaders:)`` merges them, instead of those
+    ///     RetroSwift resolved; `nil` (the default) for ``headerFields``.
     ///   - redactingSecrets: Whether secret header and query values are hidden; `true` by default.
     ///   - redactedHeaders: More header names whose values are hidden, in any case.
     ///   - queryRedaction: The query parameters whose values are hidden.
     /// - Returns: The command line.
     public func curlCommand(
-        relativeTo baseURL: URL, sharedHeaders: [String: String]? = nil, redactingSecrets: Bool = true,
+        relativeTo baseURL: URL? = nil, sharedHeaders: [String: String]? = nil, redactingSecrets: Bool = true,
         redactedHeaders: Set<String> = [], queryRedaction: QueryRedaction = QueryRedaction()
     ) -> String {
         var words = ["curl"]
@@ -31,12 +35,12 @@ extension HttpRequestParams {
         case .head: words.append("--head")
         default: words += ["-X", Self.quoted(method.rawValue)]
         }
-        let url = urlString(relativeTo: baseURL)
+        let url = baseURL.map(urlString(relativeTo:)) ?? self.url.absoluteString
         words.append(Self.quoted(redactingSecrets ? queryRedaction.redact(url) : url))
         let secret = RedirectPolicy.standardCredentialHeaders.union(redactedHeaders.map(HeaderName.key))
         var multipart: MultipartFormBody?
         if case .multipart(let form)? = body?.content { multipart = form }
-        for field in headerFields(sharedHeaders: sharedHeaders) {
+        for field in sharedHeaders.map(headerFields(sharedHeaders:)) ?? headerFields {
             // curl writes a multipart Content-Type with its own boundary.
             if multipart != nil, HeaderName.matches(field.name, "Content-Type") { continue }
             let value = redactingSecrets && secret.contains(HeaderName.key(field.name)) ? "<redacted>" : field.value

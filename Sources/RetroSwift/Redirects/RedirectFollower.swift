@@ -21,7 +21,10 @@ enum RedirectFollower {
     /// One exchange with the transport, its response held to ``ResponseChecks`` before anything else sees it; a
     /// refused response's stream is closed and its file deleted.
     private static func exchange(_ request: HttpRequestParams, with transport: any HttpTransport) async throws -> HttpOperationResult {
-        let result = try await transport.sendRequest(with: request)
+        var result = try await transport.sendRequest(with: request)
+        // A relative `Location` resolves against the URL requested, which RetroSwift knows when the transport does
+        // not say.
+        if result.url == nil, request.target != nil || request.absoluteURL != nil { result.url = request.url }
         do {
             return try ResponseChecks.checked(result, for: request)
         } catch {
@@ -37,8 +40,7 @@ enum RedirectFollower {
     ) async throws -> HttpOperationResult {
         var request = request
         request.dropAddedCredentials(policy)
-        var first = try await exchange(request, with: transport)
-        if first.url == nil { first.url = request.absoluteURL }
+        let first = try await exchange(request, with: transport)
         guard policy.followsRedirects, FollowedStatus(rawValue: first.statusCode) != nil else { return first }
         return try await follow(first, of: request, policy: policy, to: transport)
     }
@@ -67,7 +69,6 @@ enum RedirectFollower {
             }
             request.point(at: target)
             result = try await exchange(request, with: transport)
-            if result.url == nil { result.url = request.absoluteURL }
         }
         return result
     }

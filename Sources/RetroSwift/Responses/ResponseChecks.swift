@@ -8,13 +8,18 @@ import Foundation
 /// before its body is read; ``RedirectFollower`` runs all of them again on what the transport returns, so a
 /// transport that forgets cannot let a broken response through.
 enum ResponseChecks {
-    /// `result` as the caller may see it: the body of a status or method that has none dropped.
+    /// `result` as the caller may see it: field values without the spaces and tabs around them, and the body of a
+    /// status or method that has none dropped.
     ///
     /// - Throws: ``RequestError`` of kind ``RequestError/Kind/malformedResponse`` or
     ///   ``RequestError/Kind/responseTooLarge``.
     static func checked(_ result: HttpOperationResult, for request: HttpRequestParams) throws -> HttpOperationResult {
         var result = result
         var budget = try ResponseBodyBudget(for: request, statusCode: result.statusCode, headers: result.headers)
+        // RFC 9110 §5.5: the whitespace around a value is not part of it; parsers disagree on trailing tabs.
+        if result.headers.fields.contains(where: { isPadded($0.value) }) {
+            result.headers = HttpHeaderFields(result.headers.fields.map { HttpHeader(name: $0.name, value: trimmed($0.value)) })
+        }
         guard !result.body.isEmpty else { return result }
         if !hasContent(statusCode: result.statusCode, method: request.method) {
             // RFC 9112 §6.3: such a response ends with its head; bytes after it are not its body.
@@ -58,6 +63,23 @@ enum ResponseChecks {
                     + "(ResponseLimits.maxHeaderBytes)")
         }
         return length
+    }
+
+    private static func isWhitespace(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t")
+    }
+
+    private static func isPadded(_ value: String) -> Bool {
+        value.utf8.first.map(isWhitespace) == true || value.utf8.last.map(isWhitespace) == true
+    }
+
+    /// `value` without the spaces and tabs at either end.
+    private static func trimmed(_ value: String) -> String {
+        let utf8 = value.utf8
+        guard let start = utf8.firstIndex(where: { !isWhitespace($0) }), let last = utf8.lastIndex(where: { !isWhitespace($0) }) else {
+            return ""
+        }
+        return String(value[start...last])
     }
 
     /// Whether a response to `method` with `statusCode` can have a body at all (RFC 9110 §6.4.1).

@@ -1,11 +1,13 @@
 import Foundation
 
-/// A fully built request, handed by RetroSwift to an ``HttpTransport``.
+/// A complete request, resolved by RetroSwift and handed to an ``HttpTransport`` to send as it is.
 ///
-/// Everything here is already validated and encoded: ``encodedPath`` and ``encodedQuery`` are percent-encoded,
-/// header values contain no CR, LF or NUL. A transport only joins them with its base URL through
-/// ``url(relativeTo:)`` and merges its shared headers through ``headerFields(sharedHeaders:)``, so it has no
-/// encoding decisions left to get wrong.
+/// RetroSwift decides everything before a transport sees the request: ``url`` is the absolute URL (the base URL
+/// joined with the percent-encoded path and query, or a `@Url` field's full URL, or a redirect's target);
+/// ``headerFields`` is every header field in the order to send it (shared headers, the request's own, those
+/// interceptors added, `Content-Type`), with credentials already withheld where the target is another origin; header
+/// values contain no CR, LF or NUL. A transport sends exactly ``method``, ``url``, ``headerFields`` and ``body``
+/// within ``timeout``, and has no encoding or merging decisions left to get wrong.
 public struct HttpRequestParams: Sendable {
     /// The HTTP method.
     public internal(set) var method: HttpMethod
@@ -53,6 +55,10 @@ public struct HttpRequestParams: Sendable {
     public var domainSharedHeaders: [String: String] { domainTarget?.sharedHeaders ?? [:] }
     /// Both of the above in one reference, `nil` for most domains.
     let domainTarget: DomainTarget?
+    /// The base URL and shared headers RetroSwift resolved for this call when it started (the domain's own, else the
+    /// ones its ``ConfigurableHttpTransport`` keeps), from which ``url`` and ``headerFields`` are made; `nil` only
+    /// when neither told RetroSwift: a transport that keeps its base URL to itself.
+    var target: HttpTransportConfiguration?
 
     init(
         method: HttpMethod, encodedPath: String, encodedQuery: String?, queryItems: [HttpQueryItem],
@@ -73,14 +79,39 @@ public struct HttpRequestParams: Sendable {
         self.domainTarget = domainTarget
     }
 
+    /// The absolute URL to send the request to, resolved by RetroSwift: the base URL's scheme, host, port and path
+    /// followed by ``encodedPath`` and ``encodedQuery``, or the full URL of a `@Url` field or of a redirect.
+    ///
+    /// Only for a transport that keeps its base URL to itself (one that is not a ``ConfigurableHttpTransport``), sending
+    /// for a domain without a ``Domain/baseURL``, does RetroSwift not know the base URL: then this is the path and
+    /// query alone, and such a transport joins them with its base URL through ``url(relativeTo:)``.
+    public var url: URL {
+        if let absoluteURL { return absoluteURL }
+        if let target, let url = URL(string: urlString(relativeTo: target.baseURL)) { return url }
+        // A percent-encoded path and query always parse; "/" is the last resort for a value that never occurs.
+        return URL(string: encodedPathAndQuery) ?? URL(string: "/")!
+    }
+
+    /// Every header field to send, in order, resolved by RetroSwift: the shared headers (the domain's and the
+    /// transport's, less those withheld from another origin), then the request's own (declared, and added by
+    /// interceptors; one of the same name replaces a shared one), then `Content-Type` from the body unless the
+    /// request sets one.
+    ///
+    /// A transport adds nothing to these but what its HTTP implementation must (`Host`, `Content-Length`,
+    /// `Transfer-Encoding`, `Accept-Encoding` for the decompression it does).
+    public var headerFields: [HttpHeader] {
+        headerFields(sharedHeaders: target?.sharedHeaders)
+    }
+
     /// The path and query as sent in the request line, for example `/api/v1/schedule?page=1&limit=30`.
     public var encodedPathAndQuery: String {
         guard let encodedQuery else { return encodedPath }
         return encodedPath + "?" + encodedQuery
     }
 
-    /// The full URL: the base URL's scheme, host, port and path, followed by ``encodedPath`` and ``encodedQuery``;
-    /// or ``absoluteURL`` when there is one.
+    /// The full URL for a transport that keeps its own base URL: its scheme, host, port and path, followed by
+    /// ``encodedPath`` and ``encodedQuery``; or ``absoluteURL`` when there is one. A transport that conforms to
+    /// ``ConfigurableHttpTransport`` reads ``url`` instead, which RetroSwift has already resolved.
     ///
     /// Any query or fragment of `baseURL` is dropped.
     ///
@@ -124,14 +155,15 @@ public struct HttpRequestParams: Sendable {
         return url
     }
 
-    /// The headers to send: the transport's shared headers (less ``withheldSharedHeaders``, or none at all when
-    /// ``withholdsSharedHeaders``), overridden by the
-    /// request's own headers (names compare case-insensitively), then `Content-Type` from the body unless the
-    /// request sets one.
+    /// The headers to send for a transport that keeps its own shared headers: `sharedHeaders` (less
+    /// ``withheldSharedHeaders``, or none at all when ``withholdsSharedHeaders``), overridden by the request's own
+    /// headers (names compare case-insensitively), then `Content-Type` from the body unless the request sets one. A
+    /// transport that conforms to ``ConfigurableHttpTransport`` reads ``headerFields`` instead, which holds the shared
+    /// headers RetroSwift resolved.
     ///
     /// - Parameter sharedHeaders: The transport's headers for every request.
     /// - Returns: The header fields in the order to send them.
-    public func headerFields(sharedHeaders: [String: String]? = nil) -> [HttpHeader] {
+    public func headerFields(sharedHeaders: [String: String]?) -> [HttpHeader] {
         var fields: [HttpHeader] = []
         fields.reserveCapacity((sharedHeaders?.count ?? 0) + headers.count + 1)
         if let sharedHeaders, !sharedHeaders.isEmpty, !withholdsSharedHeaders {

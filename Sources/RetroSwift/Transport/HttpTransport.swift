@@ -3,14 +3,13 @@ import Foundation
 /// The network layer RetroSwift sends requests through.
 ///
 /// `RetroSwiftURLSession` ships a URLSession-based transport; `RetroSwiftTesting` ships a recording fake.
-/// A custom transport conforms to ``ConfigurableHttpTransport`` for its configuration. RetroSwift follows redirects
-/// itself (see ``RedirectPolicy``), and its promises about credentials and other origins hold only if the transport:
-/// - builds the URL with ``HttpRequestParams/url(relativeTo:)``, which also points a redirected request (or one
-///   whose `@Url` field gave a full URL) at its own origin and leaves the transport no encoding work;
-/// - adds headers only through ``HttpRequestParams/headerFields(sharedHeaders:)``, which withholds credentials from
-///   other origins;
+/// A custom transport conforms to ``ConfigurableHttpTransport`` for its configuration. RetroSwift resolves each request
+/// completely before the transport sees it and follows redirects itself (see ``RedirectPolicy``); its promises about
+/// credentials and other origins hold only if the transport:
+/// - sends ``HttpRequestParams/url`` and ``HttpRequestParams/headerFields`` as they are, adding no credentials of its
+///   own;
 /// - never follows a redirect itself, returning the `3xx` instead;
-/// - sets ``HttpOperationResult/url`` to the URL it requested, against which a relative `Location` resolves.
+/// - throws only when no response arrived.
 public protocol HttpTransport: Sendable {
     /// Points the transport at `scheme://host`, with headers sent on every request.
     func setConfiguration(scheme: String, host: String, sharedHeaders: [String: String]?)

@@ -17,8 +17,18 @@ public final class HttpTransportConfigurationStore: Sendable {
 
     private let state = Locked(State.unset)
 
+    /// Whether a call fails when neither its domain nor this store has a usable base URL.
+    public let baseURLRequired: Bool
+
     /// Creates an empty store.
-    public init() {}
+    ///
+    /// - Parameter baseURLRequired: `true` (the default) for a transport that sends over a network: RetroSwift then
+    ///   fails a call with ``RequestError/Kind/transportNotConfigured`` before it reaches the transport when there is
+    ///   no usable base URL. `false` for a test double that can answer anyway: such a call reaches it with a relative
+    ///   ``HttpRequestParams/url``, and ``configuration(for:)`` throws the error when asked.
+    public init(baseURLRequired: Bool = true) {
+        self.baseURLRequired = baseURLRequired
+    }
 
     /// Records `scheme://host` (the README's call). A port may be given as `host:port`.
     public func set(scheme: String, host: String, sharedHeaders: [String: String]?) {
@@ -72,6 +82,14 @@ public final class HttpTransportConfigurationStore: Sendable {
     /// - Throws: ``RequestError`` of kind ``RequestError/Kind/transportNotConfigured`` when neither the domain nor
     ///   this store has a usable base URL, or when two domains stored different configurations here.
     public func configuration(for params: HttpRequestParams) throws -> HttpTransportConfiguration {
+        // What RetroSwift resolved when the call started, so a call sees one configuration from start to end.
+        if let target = params.target { return target }
+        return try resolve(for: params)
+    }
+
+    /// The configuration for `params` from the domain's target and this store, as the core resolves it when a call
+    /// starts (see ``configuration(for:)``).
+    func resolve(for params: HttpRequestParams) throws -> HttpTransportConfiguration {
         if let target = params.domainTarget, let baseURL = target.baseURL {
             return HttpTransportConfiguration(baseURL: baseURL, sharedHeaders: target.sharedHeaders)
         }

@@ -60,13 +60,10 @@ enum DocCExamples {
         private let session = URLSession(configuration: .ephemeral, delegate: RefuseRedirects(), delegateQueue: nil)
 
         func sendRequest(with params: HttpRequestParams) async throws -> HttpOperationResult {
-            let settings = try configuration.configuration(for: params)
-            let url = try params.url(relativeTo: settings.baseURL)
-
-            var request = URLRequest(url: url)
+            var request = URLRequest(url: params.url)
             request.httpMethod = params.method.rawValue
             if let timeout = params.timeout { request.timeoutInterval = min(timeout, 365 * 24 * 3600) }  // .infinity: none
-            for field in params.headerFields(sharedHeaders: settings.sharedHeaders) {
+            for field in params.headerFields {
                 request.addValue(field.value, forHTTPHeaderField: field.name)
             }
             request.httpBody = try params.body?.data()  // small bodies only; stream multipart files in production
@@ -77,7 +74,7 @@ enum DocCExamples {
             for case (let name as String, let value as String) in http.allHeaderFields {
                 headers.append(name: name, value: value)
             }
-            return HttpOperationResult(statusCode: http.statusCode, headers: headers, body: data, url: url)
+            return HttpOperationResult(statusCode: http.statusCode, headers: headers, body: data, url: params.url)
         }
     }
 

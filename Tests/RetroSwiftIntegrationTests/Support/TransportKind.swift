@@ -34,17 +34,6 @@ enum TransportKind: String, CaseIterable, CustomStringConvertible, Sendable {
         self == .urlSession
     }
 
-    /// Whether a timeout bounds the gaps between bytes (URLSession's idle timeout) rather than the whole exchange
-    /// (AsyncHTTPClientTransport's deadline).
-    var timeoutIsIdle: Bool {
-        switch self {
-        case .urlSession: return true
-        #if AsyncHTTPClient
-            case .asyncHTTPClient: return false
-        #endif
-        }
-    }
-
     /// A fresh transport writing its files to `temporaryDirectory`; URLSession ones get their own session so
     /// connection pools do not leak between tests.
     func make(temporaryDirectory: URL = FileManager.default.temporaryDirectory) -> any HttpTransport {

@@ -123,4 +123,31 @@ struct CurlCommandTests {
         let quotedPath = url.path.replacingOccurrences(of: "'", with: #"'\''"#)
         #expect(command == "curl -X 'PUT' 'https://api.example.com/v1/objects' -H 'Content-Type: image/png' --data-binary '@\(quotedPath)'")
     }
+
+    @Test("in an interceptor, the command is the resolved request: base URL, shared headers and the request's own")
+    func resolvedInInterceptor() async throws {
+        // Given
+        struct Capture: Interceptor {
+            let commands: Protected<[String]>
+            func intercept(_ request: HttpRequestParams, next: InterceptorNext) async throws -> HttpOperationResult {
+                commands.mutate { $0.append(request.curlCommand(redactingSecrets: false)) }
+                return try await next(request)
+            }
+        }
+        let commands = Protected<[String]>([])
+        let transport = RecordingTransport()
+        transport.setConfiguration(baseURL: Self.base, sharedHeaders: ["X-Client": "app"])
+        let api = Api(transport: transport)
+        api.interceptors = [Capture(commands: commands)]
+
+        // When
+        _ = try await api.search(SearchRequest(q: "x"))
+
+        // Then
+        #expect(
+            commands.value == [
+                "curl 'https://api.example.com/v1/search?q=x&api_key=k-123' -H 'X-Client: app' -H 'Authorization: Bearer t0k' "
+                    + #"-H 'X-Trace: it'\''s'"#
+            ])
+    }
 }

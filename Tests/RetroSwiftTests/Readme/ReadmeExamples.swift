@@ -117,9 +117,8 @@ extension ReadmeUsage {
 
 // The README's curl example (Interceptors section).
 struct CurlPrinter: Interceptor {
-    let baseURL: URL
     func intercept(_ request: HttpRequestParams, next: InterceptorNext) async throws -> HttpOperationResult {
-        print(request.curlCommand(relativeTo: baseURL))
+        print(request.curlCommand())  // the full URL and every header field, as the transport will send them
         // curl -X 'POST' 'https://api.example.com/notes?api_key=<redacted>' -H 'Authorization: <redacted>' ...
         return try await next(request)
     }

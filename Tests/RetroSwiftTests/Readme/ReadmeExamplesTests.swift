@@ -212,7 +212,7 @@ struct ReadmeExamplesTests {
         let request = try #require(transport.lastRequest)
         #expect(request.method == .put)
         #expect(try request.body?.data() == Data(#"{"id":"1","title":"A"}"#.utf8))
-        #expect(request.headerFields().map(\.name) == ["X-Account-Id", "Content-Type"])
-        #expect(request.headerFields().last?.value == "application/json")
+        #expect(request.headerFields.map(\.name) == ["X-Account-Id", "Content-Type"])
+        #expect(request.headerFields.last?.value == "application/json")
     }
 }

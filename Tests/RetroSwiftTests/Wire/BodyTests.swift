@@ -82,7 +82,7 @@ struct BodyTests {
 
         // Then
         #expect(transport.lastRequest?.body == nil)
-        #expect(transport.lastRequest?.headerFields() == [])
+        #expect(transport.lastRequest?.headerFields == [])
     }
 
     @Test("form fields alone are sent form-urlencoded")

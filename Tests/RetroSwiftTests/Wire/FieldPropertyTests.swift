@@ -339,7 +339,7 @@ struct FieldPropertyTests {
         let outcome = await call(transport) { _ = try await api.header(request) }
 
         verify(outcome, expected, Show.text(request.text)) { params in
-            expectSame(params.headerFields().map { Pair($0.name, $0.value) }, expected.pairs, Show.text(request.text))
+            expectSame(params.headerFields.map { Pair($0.name, $0.value) }, expected.pairs, Show.text(request.text))
         }
     }
 
@@ -384,7 +384,7 @@ struct FieldPropertyTests {
         let outcome = await call(transport) { _ = try await api.headerMap(request) }
 
         verify(outcome, expected, "\(entries.map { Show.text($0.key) + ": " + Show.text($0.value) })") { params in
-            expectSame(params.headerFields().map { Pair($0.name, $0.value) }, expected.pairs, "\(entries.keys.map(Show.text))")
+            expectSame(params.headerFields.map { Pair($0.name, $0.value) }, expected.pairs, "\(entries.keys.map(Show.text))")
         }
     }
 
@@ -1019,7 +1019,7 @@ struct FieldPropertyTests {
 
         // Then
         verify(override, Expectation(), "x-STATIC") { params in
-            #expect(params.headerFields().map { Pair($0.name, $0.value) } == [Pair("X-Account", "acc"), Pair("x-STATIC", "mine")])
+            #expect(params.headerFields.map { Pair($0.name, $0.value) } == [Pair("X-Account", "acc"), Pair("x-STATIC", "mine")])
         }
     }
 

@@ -32,7 +32,7 @@ struct HeaderTests {
 
         // Then
         #expect(
-            transport.lastRequest?.headerFields() == [
+            transport.lastRequest?.headerFields == [
                 HttpHeader(name: "Accept", value: "application/json"),
                 HttpHeader(name: "X-Trace", value: "static"),
                 HttpHeader(name: "Authorization", value: "Bearer t"),

@@ -73,7 +73,7 @@ struct MethodTests {
         #expect(requests.map(\.method.rawValue) == ["OPTIONS", "PROPFIND", "LOCK"])
         #expect(requests[1].encodedPath == "/files/7")
         #expect(try requests[1].body?.data() == Data(#"{"depth":1}"#.utf8))
-        #expect(requests[1].headerFields().map(\.name) == ["Depth", "Content-Type"])
+        #expect(requests[1].headerFields.map(\.name) == ["Depth", "Content-Type"])
         #expect("\(requests[1].endpoint)" == "Api.properties (PROPFIND /files/{id})")
     }
 

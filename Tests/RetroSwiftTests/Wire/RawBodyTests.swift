@@ -64,7 +64,7 @@ struct RawBodyTests {
 
     private static func body(_ request: HttpRequestParams?) -> String {
         guard let request else { return "no request" }
-        let type = request.headerFields().first { $0.name == "Content-Type" }?.value ?? "none"
+        let type = request.headerFields.first { $0.name == "Content-Type" }?.value ?? "none"
         let bytes = (try? request.body?.data()).map { String(decoding: $0, as: UTF8.self) } ?? "no body"
         return "\(type) | \(bytes)"
     }

@@ -1,12 +1,75 @@
 import Foundation
 
-/// A gzip member that inflates to `count` zero bytes while staying about 160 times smaller: one literal zero, then
-/// copies of 258 bytes from one byte back, in a fixed-Huffman deflate block (RFC 1951 §3.2.6), 13 bits each.
-///
-/// `count` is rounded down to 1 + a multiple of 258. The trailer's CRC-32 is right, so a client that inflates the whole
-/// member sees a valid one; it is computed without touching the inflated bytes (``crc32OfZeros(_:)``).
-enum GzipBomb {
-    static func zeros(_ count: Int) -> Data {
+/// Compressed bodies for a server to send, made without a compression library: gzip and zlib members of stored
+/// deflate blocks, and gzip bombs.
+public enum CompressedBody {
+    /// `data` as one gzip member (RFC 1952) of stored deflate blocks: valid, though no smaller.
+    ///
+    /// - Parameter data: The bytes to wrap.
+    /// - Returns: The gzip member, for `Content-Encoding: gzip`.
+    public static func gzip(_ data: Data) -> Data {
+        var member = Data([0x1F, 0x8B, 0x08, 0, 0, 0, 0, 0, 0, 0xFF])
+        member.append(storedBlocks(data))
+        let crc = crc32(data)
+        let size = UInt32(truncatingIfNeeded: data.count)
+        member.append(contentsOf: (0..<4).map { UInt8(truncatingIfNeeded: crc >> (8 * $0)) })
+        member.append(contentsOf: (0..<4).map { UInt8(truncatingIfNeeded: size >> (8 * $0)) })
+        return member
+    }
+
+    /// `data` in the zlib format (RFC 1950) of stored deflate blocks, which is what HTTP's `deflate` coding names
+    /// (RFC 9110 §8.4.1.2).
+    ///
+    /// - Parameter data: The bytes to wrap.
+    /// - Returns: The zlib stream, for `Content-Encoding: deflate`.
+    public static func zlib(_ data: Data) -> Data {
+        var stream = Data([0x78, 0x01])  // deflate, 32 KiB window, no dictionary; 0x7801 is a multiple of 31
+        stream.append(storedBlocks(data))
+        var a: UInt32 = 1
+        var b: UInt32 = 0
+        for byte in data {
+            a = (a + UInt32(byte)) % 65_521
+            b = (b + a) % 65_521
+        }
+        let adler = b << 16 | a
+        stream.append(contentsOf: (0..<4).reversed().map { UInt8(truncatingIfNeeded: adler >> (8 * $0)) })
+        return stream
+    }
+
+    /// Deflate stored blocks (RFC 1951 §3.2.4) of at most 65,535 bytes each.
+    private static func storedBlocks(_ data: Data) -> Data {
+        var out = Data()
+        var start = data.startIndex
+        repeat {
+            let end = min(start + 65_535, data.endIndex)
+            let length = UInt16(end - start)
+            out.append(end == data.endIndex ? 1 : 0)  // BFINAL, BTYPE 00, padded to the byte
+            out.append(contentsOf: [UInt8(length & 0xFF), UInt8(length >> 8), UInt8(~length & 0xFF), UInt8(~length >> 8)])
+            out.append(data[start..<end])
+            start = end
+        } while start < data.endIndex
+        return out
+    }
+
+    /// The CRC-32 of gzip (reflected polynomial 0xEDB88320), bit by bit: test bodies are small.
+    private static func crc32(_ data: Data) -> UInt32 {
+        var register: UInt32 = 0xFFFF_FFFF
+        for byte in data {
+            register ^= UInt32(byte)
+            for _ in 0..<8 { register = register & 1 == 1 ? (register >> 1) ^ 0xEDB8_8320 : register >> 1 }
+        }
+        return ~register
+    }
+
+    /// A gzip member that inflates to `count` zero bytes while staying about 160 times smaller: one literal zero,
+    /// then copies of 258 bytes from one byte back, in a fixed-Huffman deflate block (RFC 1951 §3.2.6), 13 bits each.
+    ///
+    /// `count` is rounded down to 1 + a multiple of 258. The trailer's CRC-32 is right, so a client that inflates the
+    /// whole member sees a valid one; it is computed without touching the inflated bytes (``crc32OfZeros(_:)``).
+    ///
+    /// - Parameter count: How many zero bytes it inflates to.
+    /// - Returns: The gzip member.
+    public static func gzipOfZeros(_ count: Int) -> Data {
         var bits = BitWriter()
         bits.write(1, count: 1)  // BFINAL: the last block
         bits.write(1, count: 2)  // BTYPE 01: fixed Huffman codes

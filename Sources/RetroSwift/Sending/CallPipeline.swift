@@ -1,0 +1,47 @@
+import Foundation
+
+/// What every call does between building its request and decoding the answer — a declared endpoint, a nested
+/// API's, a `@Url` call, a one-off ``Domain/invoke(_:path:arguments:body:returning:)``, each page of a paginated
+/// endpoint and each streamed one — so that each of these decisions is made once, here, whatever the transport.
+enum CallPipeline {
+    /// Resolves `built` into the complete request and sends it: interceptors, then redirects, then the transport.
+    ///
+    /// `nonisolated(nonsending)`: runs on the caller's actor until the transport call, like the callers.
+    nonisolated(nonsending) static func send(
+        _ built: HttpRequestParams, of domain: Domain, settings: DomainSettings, redirects: RedirectPolicy
+    ) async throws -> HttpOperationResult {
+        var request = built
+        // 1. Where the call goes: the domain's path prefix, then the base URL and shared headers, read once here so
+        //    that a call sees one configuration from its first hop to its last, and every transport the same.
+        if let prefix = domain.pathPrefix { try prefix.apply(to: &request) }
+        request.target = try target(of: request, sentThrough: domain.transport)
+        // 2. A `@Url` field's full URL: its origin against the base URL's, before interceptors add credentials.
+        if request.dynamicURLState != nil {
+            try request.settleOrigin(baseURL: request.target?.baseURL, credentials: redirects)
+        }
+        // 3. Interceptors in order, then redirects (RedirectFollower), then the transport, whose every answer
+        //    ResponseChecks holds to the framing rules and limits before anything else sees it.
+        return try await InterceptorChain.send(request, through: settings.interceptors, redirects: redirects, to: domain.transport)
+    }
+
+    /// The base URL and shared headers of `request`: its domain's own, else those its transport keeps where
+    /// RetroSwift can read them (``ConfigurableHttpTransport``); `nil` for a transport that keeps them to itself.
+    ///
+    /// - Throws: ``RequestError`` of kind ``RequestError/Kind/transportNotConfigured`` when neither the domain nor
+    ///   the transport has a usable base URL (unless the transport's store says it needs none).
+    private static func target(
+        of request: HttpRequestParams, sentThrough transport: any HttpTransport
+    ) throws -> HttpTransportConfiguration? {
+        if let domain = request.domainTarget, let baseURL = domain.baseURL {
+            return HttpTransportConfiguration(baseURL: baseURL, sharedHeaders: domain.sharedHeaders)
+        }
+        guard let store = (transport as? any ConfigurableHttpTransport)?.configuration else { return nil }
+        do {
+            return try store.resolve(for: request)
+        } catch {
+            // A test double that needs no base URL still gets the call, with a relative URL.
+            if store.baseURLRequired { throw error }
+            return nil
+        }
+    }
+}
