@@ -14,7 +14,7 @@ let package = Package(
         .library(name: "RetroSwiftAsyncHTTPClient", targets: ["RetroSwiftAsyncHTTPClient"]),
         .library(name: "RetroSwiftLogging", targets: ["RetroSwiftLogging"]),
         .library(name: "RetroSwiftTracing", targets: ["RetroSwiftTracing"]),
-        // For transport authors: its scripted server needs SwiftNIO, which only packages that use this product fetch.
+        // For transport authors, behind the trait `TransportConformance`: its scripted server needs SwiftNIO.
         .library(name: "RetroSwiftTransportConformance", targets: ["RetroSwiftTransportConformance"]),
     ],
     traits: [
@@ -31,6 +31,11 @@ let package = Package(
             name: "Tracing",
             description:
                 "Builds RetroSwiftTracing's TracingInterceptor on apple/swift-distributed-tracing; off by default so other users never fetch it."
+        ),
+        .trait(
+            name: "TransportConformance",
+            description:
+                "Builds RetroSwiftTransportConformance, the transport conformance suite, with its scripted server on SwiftNIO; off by default so other users never fetch it."
         ),
         .default(enabledTraits: []),
     ],
@@ -74,10 +79,18 @@ let package = Package(
             swiftSettings: strict
         ),
         // The transport conformance suite: every case a transport must pass, run through RetroSwift against the
-        // scripted server.
-        .target(name: "RetroSwiftTransportConformance", dependencies: ["RetroSwift", "RetroSwiftTestServer"], swiftSettings: strict),
+        // scripted server. Its sources are empty without the trait; RetroSwiftIntegrationTests compiles the same files
+        // (by symlink, under its own `TransportConformance` define), so a plain `swift test` runs the suite too.
+        .target(
+            name: "RetroSwiftTransportConformance",
+            dependencies: [
+                "RetroSwift", .target(name: "RetroSwiftTestServer", condition: .when(traits: ["TransportConformance"])),
+            ],
+            swiftSettings: strict
+        ),
         // A scripted HTTP server on 127.0.0.1 for the end-to-end tests and the conformance suite. Not a product of its
-        // own: SwiftPM fetches SwiftNIO only for packages that use RetroSwiftTransportConformance.
+        // own, and reached from a product only through the trait `TransportConformance`: SwiftPM then never fetches
+        // SwiftNIO for packages that depend on RetroSwift without it.
         .target(
             name: "RetroSwiftTestServer",
             dependencies: [
@@ -91,11 +104,12 @@ let package = Package(
         .testTarget(
             name: "RetroSwiftIntegrationTests",
             dependencies: [
-                "RetroSwift", "RetroSwiftURLSession", "RetroSwiftTesting", "RetroSwiftTestServer", "RetroSwiftTransportConformance",
+                "RetroSwift", "RetroSwiftURLSession", "RetroSwiftTesting", "RetroSwiftTestServer",
                 .target(name: "RetroSwiftAsyncHTTPClient", condition: .when(traits: ["AsyncHTTPClient"])),
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["AsyncHTTPClient"])),
             ],
-            swiftSettings: strict
+            // Compiles the conformance suite's sources (symlinked in Conformance/Suite) whatever the traits.
+            swiftSettings: strict + [.define("TransportConformance")]
         ),
         .testTarget(
             name: "RetroSwiftTests",

@@ -40,7 +40,7 @@ sleep 1   # graphs written by this build are then strictly newer than the marker
 # symbols document RetroSwift's conformances of Data, String and Optional and RetroSwiftTesting's fixtures on
 # HttpOperationResult; synthesized members (Collection's methods on HttpHeaderFields and the like) are left out.
 log="$SCRATCH/docs-build.log"
-if ! swift build --traits AsyncHTTPClient,SwiftLog,Tracing --scratch-path "$SCRATCH" \
+if ! swift build --traits AsyncHTTPClient,SwiftLog,Tracing,TransportConformance --scratch-path "$SCRATCH" \
     -Xswiftc -emit-symbol-graph \
     -Xswiftc -emit-symbol-graph-dir -Xswiftc "$GRAPHS" \
     -Xswiftc -symbol-graph-minimum-access-level -Xswiftc public \

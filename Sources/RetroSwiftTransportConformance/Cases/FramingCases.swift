@@ -1,176 +1,186 @@
-import Foundation
-import RetroSwift
-import RetroSwiftTestServer
+#if TransportConformance
+    import Foundation
+    import RetroSwift
+    import RetroSwiftTestServer
 
-extension TransportConformance {
-    /// Where a response begins and ends (RFC 9112 §6), and heads that must be refused.
-    static let framingCases: [TransportConformanceCase] = malformedHeads.map(malformedHeadCase) + otherFramingCases
+    extension TransportConformance {
+        /// Where a response begins and ends (RFC 9112 §6), and heads that must be refused.
+        static let framingCases: [TransportConformanceCase] = malformedHeads.map(malformedHeadCase) + otherFramingCases
 
-    private static let malformedHeads: [(id: String, name: String, fields: [String])] = [
-        ("conflicting-content-length", "two Content-Length fields that disagree", ["Content-Length: 8", "Content-Length: 11"]),
-        ("content-length-list", "one Content-Length listing two values", ["Content-Length: 8, 11"]),
-        ("content-length-not-a-number", "a Content-Length that is not a number", ["Content-Length: 8x"]),
-        ("content-length-overflow", "a Content-Length past any integer", ["Content-Length: 99999999999999999999999999"]),
-        ("bare-cr-in-field", "a bare CR inside a field value", ["X-Evil: a\rX-Injected: yes", "Content-Length: 8"]),
-    ]
+        private static let malformedHeads: [(id: String, name: String, fields: [String])] = [
+            ("conflicting-content-length", "two Content-Length fields that disagree", ["Content-Length: 8", "Content-Length: 11"]),
+            ("content-length-list", "one Content-Length listing two values", ["Content-Length: 8, 11"]),
+            ("content-length-not-a-number", "a Content-Length that is not a number", ["Content-Length: 8x"]),
+            ("content-length-overflow", "a Content-Length past any integer", ["Content-Length: 99999999999999999999999999"]),
+            ("bare-cr-in-field", "a bare CR inside a field value", ["X-Evil: a\rX-Injected: yes", "Content-Length: 8"]),
+        ]
 
-    private static func malformedHeadCase(_ head: (id: String, name: String, fields: [String])) -> TransportConformanceCase {
-        TransportConformanceCase("framing/\(head.id)", "\(head.name) is refused as a malformed response, never answered") { context in
-            let response = RawResponse.head(
-                ["HTTP/1.1 200 OK", "Content-Type: application/json"] + head.fields, body: itemJSON + Data("abc".utf8), ending: .close)
-            try await context.withRawServer({ _ in response }) { api, _ in
-                let error = try await context.requestError(.malformedResponse) { try await api.item() }
-                try context.expect(error.endpoint?.description == "ConformanceApi.item (GET /item)", "the error names \(error)")
+        private static func malformedHeadCase(_ head: (id: String, name: String, fields: [String])) -> TransportConformanceCase {
+            TransportConformanceCase("framing/\(head.id)", "\(head.name) is refused as a malformed response, never answered") { context in
+                let response = RawResponse.head(
+                    ["HTTP/1.1 200 OK", "Content-Type: application/json"] + head.fields, body: itemJSON + Data("abc".utf8), ending: .close)
+                try await context.withRawServer({ _ in response }) { api, _ in
+                    let error = try await context.requestError(.malformedResponse) { try await api.item() }
+                    try context.expect(error.endpoint?.description == "ConformanceApi.item (GET /item)", "the error names \(error)")
+                }
+            }
+        }
+
+        private static let otherFramingCases: [TransportConformanceCase] = [
+            TransportConformanceCase(
+                "framing/body-shorter-than-content-length", "a connection closed before Content-Length bytes is an error"
+            ) { context in
+                try await context.withRawServer({ _ in .head(["HTTP/1.1 200 OK", "Content-Length: 100"], body: itemJSON, ending: .close) })
+                {
+                    api, _ in
+                    try await context.urlError(.networkConnectionLost) { try await api.data() }
+                }
+            },
+            TransportConformanceCase(
+                "framing/closed-mid-chunked-body", "a connection closed inside a chunked body is an error"
+            ) { context in
+                try await context.withRawServer({ _ in
+                    .head(["HTTP/1.1 200 OK", "Transfer-Encoding: chunked"], body: Data("8\r\n{\"id\":1}\r\n5\r\nab".utf8), ending: .close)
+                }) { api, _ in
+                    try await context.urlError(.networkConnectionLost) { try await api.data() }
+                }
+            },
+            TransportConformanceCase(
+                "framing/close-delimited-body", "a body without Content-Length or chunking ends when the connection closes"
+            ) { context in
+                try await context.withRawServer({ _ in .head(["HTTP/1.1 200 OK", "Connection: close"], body: itemJSON, ending: .close) }) {
+                    api, _ in
+                    let body = try await api.data().body
+                    try context.expect(body == itemJSON, "the body is \(context.describe(body))")
+                }
+            },
+            TransportConformanceCase(
+                "framing/chunk-extensions", "chunk extensions are ignored"
+            ) { context in
+                try await context.withRawServer({ _ in
+                    .head(
+                        ["HTTP/1.1 200 OK", "Transfer-Encoding: chunked"], body: Data("3;a=b\r\n{\"i\r\n5;c\r\nd\":1}\r\n0\r\n\r\n".utf8))
+                }) { api, _ in
+                    let item = try await api.item().body
+                    try context.expect(item.id == 1, "the item is \(item)")
+                }
+            },
+            TransportConformanceCase(
+                "framing/trailers", "trailer fields after a chunked body do not disturb it"
+            ) { context in
+                try await context.withRawServer({ _ in
+                    .head(
+                        ["HTTP/1.1 200 OK", "Transfer-Encoding: chunked", "Trailer: X-Checksum"],
+                        body: Data("8\r\n{\"id\":1}\r\n0\r\nX-Checksum: abc\r\n\r\n".utf8))
+                }) { api, _ in
+                    let body = try await api.data().body
+                    try context.expect(body == itemJSON, "the body is \(context.describe(body))")
+                }
+            },
+            TransportConformanceCase(
+                "framing/informational-before-final", "a 103 Early Hints before the 200 is skipped"
+            ) { context in
+                try await context.withRawServer({ _ in
+                    var response = RawResponse.head(["HTTP/1.1 200 OK", "Content-Length: 8"], body: itemJSON)
+                    response.pieces.insert(Data("HTTP/1.1 103 Early Hints\r\nLink: </style.css>; rel=preload\r\n\r\n".utf8), at: 0)
+                    return response
+                }) { api, _ in
+                    let response = try await api.item()
+                    try context.expect(response.statusCode == 200 && response.body.id == 1, "the answer is \(response.statusCode)")
+                }
+            },
+            TransportConformanceCase(
+                "framing/no-content-with-body",
+                "a 204 whose server sends a body anyway ends at its head, and the next call is answered right"
+            ) { context in
+                let calls = Counter()
+                try await context.withRawServer({ _ in
+                    calls.next() == 0
+                        ? .head(["HTTP/1.1 204 No Content", "Content-Length: 5"], body: Data("junk!".utf8))
+                        : .head(["HTTP/1.1 200 OK", "Content-Length: 8"], body: itemJSON)
+                }) { api, _ in
+                    let first = try await api.noContent()
+                    try context.expect(first.statusCode == 204, "the first answer is \(first.statusCode)")
+                    let second = try await api.item()
+                    try context.expect(second.body.id == 1, "the second answer is \(second.body)")
+                }
+            },
+            TransportConformanceCase(
+                "framing/not-modified-with-body",
+                "a 304 whose server sends a body anyway ends at its head, and the next call is answered right"
+            ) { context in
+                let calls = Counter()
+                try await context.withRawServer({ _ in
+                    calls.next() == 0
+                        ? .head(["HTTP/1.1 304 Not Modified", "Content-Length: 5", "ETag: \"v1\""], body: Data("junk!".utf8))
+                        : .head(["HTTP/1.1 200 OK", "Content-Length: 8"], body: itemJSON)
+                }) { api, _ in
+                    let first = try await api.noContent()
+                    try context.expect(first.statusCode == 304, "the first answer is \(first.statusCode)")
+                    let second = try await api.item()
+                    try context.expect(second.body.id == 1, "the second answer is \(second.body)")
+                }
+            },
+            TransportConformanceCase(
+                "framing/head-with-content-length", "a HEAD answer announces a length but has no body"
+            ) { context in
+                let calls = Counter()
+                try await context.withRawServer({ _ in
+                    calls.next() == 0 ? .head(["HTTP/1.1 200 OK", "Content-Length: 1000"]) : itemResponse([])
+                }) { api, _ in
+                    let response = try await api.head()
+                    try context.expect(
+                        response.statusCode == 200 && response.headers["Content-Length"] == "1000",
+                        "the answer is \(response.statusCode) with Content-Length \(String(describing: response.headers["Content-Length"]))"
+                    )
+                    let next = try await api.item()
+                    try context.expect(next.body.id == 1, "the next answer is \(next.body)")
+                }
+            },
+            TransportConformanceCase(
+                "framing/status-out-of-range", "a status code of four digits is refused as a malformed response"
+            ) { context in
+                try await context.withRawServer({ _ in .head(["HTTP/1.1 1000 Odd", "Content-Length: 8"], body: itemJSON, ending: .close) })
+                {
+                    api, _ in
+                    try await context.requestError(.malformedResponse) { try await api.item() }
+                }
+            },
+            TransportConformanceCase(
+                "framing/huge-header-block", "2,000 header fields are refused as too large, in bounded time"
+            ) { context in
+                let fields = (0..<2_000).map { "X-F\($0): v" }
+                try await context.withRawServer({ _ in .head(["HTTP/1.1 200 OK", "Content-Length: 8"] + fields, body: itemJSON) }) {
+                    api, _ in
+                    try await context.requestError(.responseTooLarge) { try await api.item() }
+                }
+            },
+            TransportConformanceCase(
+                "framing/field-count-limit", "a head over the field-count limit is refused, naming the limit"
+            ) { context in
+                let fields = (0..<300).map { "X-F\($0): v" }
+                try await context.withRawServer({ _ in .head(["HTTP/1.1 200 OK", "Content-Length: 8"] + fields, body: itemJSON) }) {
+                    api, _ in
+                    let error = try await context.requestError(.responseTooLarge) { try await api.item() }
+                    let expected =
+                        "ConformanceApi.item (GET /item): the response is refused: the head has 301 fields, more than the 256 "
+                        + "allowed (ResponseLimits.maxHeaderFields)"
+                    try context.expect(error.description == expected, "the message is \(error.description)")
+                }
+            },
+        ]
+    }
+
+    /// Counts calls across the server's threads.
+    final class Counter: Sendable {
+        private let count = Locked(0)
+
+        /// The number of calls before this one.
+        func next() -> Int {
+            count.withLock { count in
+                count += 1
+                return count - 1
             }
         }
     }
-
-    private static let otherFramingCases: [TransportConformanceCase] = [
-        TransportConformanceCase(
-            "framing/body-shorter-than-content-length", "a connection closed before Content-Length bytes is an error"
-        ) { context in
-            try await context.withRawServer({ _ in .head(["HTTP/1.1 200 OK", "Content-Length: 100"], body: itemJSON, ending: .close) }) {
-                api, _ in
-                try await context.urlError(.networkConnectionLost) { try await api.data() }
-            }
-        },
-        TransportConformanceCase(
-            "framing/closed-mid-chunked-body", "a connection closed inside a chunked body is an error"
-        ) { context in
-            try await context.withRawServer({ _ in
-                .head(["HTTP/1.1 200 OK", "Transfer-Encoding: chunked"], body: Data("8\r\n{\"id\":1}\r\n5\r\nab".utf8), ending: .close)
-            }) { api, _ in
-                try await context.urlError(.networkConnectionLost) { try await api.data() }
-            }
-        },
-        TransportConformanceCase(
-            "framing/close-delimited-body", "a body without Content-Length or chunking ends when the connection closes"
-        ) { context in
-            try await context.withRawServer({ _ in .head(["HTTP/1.1 200 OK", "Connection: close"], body: itemJSON, ending: .close) }) {
-                api, _ in
-                let body = try await api.data().body
-                try context.expect(body == itemJSON, "the body is \(context.describe(body))")
-            }
-        },
-        TransportConformanceCase(
-            "framing/chunk-extensions", "chunk extensions are ignored"
-        ) { context in
-            try await context.withRawServer({ _ in
-                .head(["HTTP/1.1 200 OK", "Transfer-Encoding: chunked"], body: Data("3;a=b\r\n{\"i\r\n5;c\r\nd\":1}\r\n0\r\n\r\n".utf8))
-            }) { api, _ in
-                let item = try await api.item().body
-                try context.expect(item.id == 1, "the item is \(item)")
-            }
-        },
-        TransportConformanceCase(
-            "framing/trailers", "trailer fields after a chunked body do not disturb it"
-        ) { context in
-            try await context.withRawServer({ _ in
-                .head(
-                    ["HTTP/1.1 200 OK", "Transfer-Encoding: chunked", "Trailer: X-Checksum"],
-                    body: Data("8\r\n{\"id\":1}\r\n0\r\nX-Checksum: abc\r\n\r\n".utf8))
-            }) { api, _ in
-                let body = try await api.data().body
-                try context.expect(body == itemJSON, "the body is \(context.describe(body))")
-            }
-        },
-        TransportConformanceCase(
-            "framing/informational-before-final", "a 103 Early Hints before the 200 is skipped"
-        ) { context in
-            try await context.withRawServer({ _ in
-                var response = RawResponse.head(["HTTP/1.1 200 OK", "Content-Length: 8"], body: itemJSON)
-                response.pieces.insert(Data("HTTP/1.1 103 Early Hints\r\nLink: </style.css>; rel=preload\r\n\r\n".utf8), at: 0)
-                return response
-            }) { api, _ in
-                let response = try await api.item()
-                try context.expect(response.statusCode == 200 && response.body.id == 1, "the answer is \(response.statusCode)")
-            }
-        },
-        TransportConformanceCase(
-            "framing/no-content-with-body", "a 204 whose server sends a body anyway ends at its head, and the next call is answered right"
-        ) { context in
-            let calls = Counter()
-            try await context.withRawServer({ _ in
-                calls.next() == 0
-                    ? .head(["HTTP/1.1 204 No Content", "Content-Length: 5"], body: Data("junk!".utf8))
-                    : .head(["HTTP/1.1 200 OK", "Content-Length: 8"], body: itemJSON)
-            }) { api, _ in
-                let first = try await api.noContent()
-                try context.expect(first.statusCode == 204, "the first answer is \(first.statusCode)")
-                let second = try await api.item()
-                try context.expect(second.body.id == 1, "the second answer is \(second.body)")
-            }
-        },
-        TransportConformanceCase(
-            "framing/not-modified-with-body", "a 304 whose server sends a body anyway ends at its head, and the next call is answered right"
-        ) { context in
-            let calls = Counter()
-            try await context.withRawServer({ _ in
-                calls.next() == 0
-                    ? .head(["HTTP/1.1 304 Not Modified", "Content-Length: 5", "ETag: \"v1\""], body: Data("junk!".utf8))
-                    : .head(["HTTP/1.1 200 OK", "Content-Length: 8"], body: itemJSON)
-            }) { api, _ in
-                let first = try await api.noContent()
-                try context.expect(first.statusCode == 304, "the first answer is \(first.statusCode)")
-                let second = try await api.item()
-                try context.expect(second.body.id == 1, "the second answer is \(second.body)")
-            }
-        },
-        TransportConformanceCase(
-            "framing/head-with-content-length", "a HEAD answer announces a length but has no body"
-        ) { context in
-            let calls = Counter()
-            try await context.withRawServer({ _ in
-                calls.next() == 0 ? .head(["HTTP/1.1 200 OK", "Content-Length: 1000"]) : itemResponse([])
-            }) { api, _ in
-                let response = try await api.head()
-                try context.expect(
-                    response.statusCode == 200 && response.headers["Content-Length"] == "1000",
-                    "the answer is \(response.statusCode) with Content-Length \(String(describing: response.headers["Content-Length"]))")
-                let next = try await api.item()
-                try context.expect(next.body.id == 1, "the next answer is \(next.body)")
-            }
-        },
-        TransportConformanceCase(
-            "framing/status-out-of-range", "a status code of four digits is refused as a malformed response"
-        ) { context in
-            try await context.withRawServer({ _ in .head(["HTTP/1.1 1000 Odd", "Content-Length: 8"], body: itemJSON, ending: .close) }) {
-                api, _ in
-                try await context.requestError(.malformedResponse) { try await api.item() }
-            }
-        },
-        TransportConformanceCase(
-            "framing/huge-header-block", "2,000 header fields are refused as too large, in bounded time"
-        ) { context in
-            let fields = (0..<2_000).map { "X-F\($0): v" }
-            try await context.withRawServer({ _ in .head(["HTTP/1.1 200 OK", "Content-Length: 8"] + fields, body: itemJSON) }) { api, _ in
-                try await context.requestError(.responseTooLarge) { try await api.item() }
-            }
-        },
-        TransportConformanceCase(
-            "framing/field-count-limit", "a head over the field-count limit is refused, naming the limit"
-        ) { context in
-            let fields = (0..<300).map { "X-F\($0): v" }
-            try await context.withRawServer({ _ in .head(["HTTP/1.1 200 OK", "Content-Length: 8"] + fields, body: itemJSON) }) { api, _ in
-                let error = try await context.requestError(.responseTooLarge) { try await api.item() }
-                let expected =
-                    "ConformanceApi.item (GET /item): the response is refused: the head has 301 fields, more than the 256 "
-                    + "allowed (ResponseLimits.maxHeaderFields)"
-                try context.expect(error.description == expected, "the message is \(error.description)")
-            }
-        },
-    ]
-}
-
-/// Counts calls across the server's threads.
-final class Counter: Sendable {
-    private let count = Locked(0)
-
-    /// The number of calls before this one.
-    func next() -> Int {
-        count.withLock { count in
-            count += 1
-            return count - 1
-        }
-    }
-}
+#endif

@@ -1,6 +1,5 @@
 import Foundation
 import RetroSwift
-import RetroSwiftTransportConformance
 import Testing
 
 /// The conformance suite run against the one-file transport the Transports article shows

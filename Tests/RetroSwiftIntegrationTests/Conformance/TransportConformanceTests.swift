@@ -1,6 +1,5 @@
 import Foundation
 import RetroSwift
-import RetroSwiftTransportConformance
 import Testing
 
 /// Every case of the transport conformance suite on every transport RetroSwift ships: the same call gives the same

@@ -1,0 +1,1 @@
+../../../../Sources/RetroSwiftTransportConformance/Cases/FramingCases.swift

@@ -1,0 +1,1 @@
+../../../../Sources/RetroSwiftTransportConformance/TransportConformance.swift
