@@ -78,28 +78,33 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        // The transport conformance suite: every case a transport must pass, run through RetroSwift against the
-        // scripted server. Its sources are empty without the trait; RetroSwiftIntegrationTests compiles the same files
-        // (by symlink, under its own `TransportConformance` define), so a plain `swift test` runs the suite too.
+        // The transport conformance suite: every case a transport must pass, run through RetroSwift against its
+        // scripted HTTP server on SwiftNIO (Server/). Without the trait its sources compile to nothing and SwiftPM never
+        // fetches SwiftNIO for packages that depend on RetroSwift.
         .target(
             name: "RetroSwiftTransportConformance",
             dependencies: [
-                "RetroSwift", .target(name: "RetroSwiftTestServer", condition: .when(traits: ["TransportConformance"])),
+                "RetroSwift",
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["TransportConformance"])),
+                .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["TransportConformance"])),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["TransportConformance"])),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio", condition: .when(traits: ["TransportConformance"])),
             ],
             swiftSettings: strict
         ),
-        // A scripted HTTP server on 127.0.0.1 for the end-to-end tests and the conformance suite. Not a product of its
-        // own, and reached from a product only through the trait `TransportConformance`: SwiftPM then never fetches
-        // SwiftNIO for packages that depend on RetroSwift without it.
+        // The same sources (symlinked) compiled whatever the traits, for RetroSwift's own tests: the scripted server of
+        // the end-to-end suites and the conformance suite, which a plain `swift test` then runs too. Not a product, so
+        // its unconditional SwiftNIO dependency is never fetched for packages that depend on RetroSwift.
         .target(
             name: "RetroSwiftTestServer",
             dependencies: [
+                "RetroSwift",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
-            swiftSettings: strict
+            swiftSettings: strict + [.define("TransportConformance")]
         ),
         .testTarget(
             name: "RetroSwiftIntegrationTests",
@@ -108,8 +113,7 @@ let package = Package(
                 .target(name: "RetroSwiftAsyncHTTPClient", condition: .when(traits: ["AsyncHTTPClient"])),
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["AsyncHTTPClient"])),
             ],
-            // Compiles the conformance suite's sources (symlinked in Conformance/Suite) whatever the traits.
-            swiftSettings: strict + [.define("TransportConformance")]
+            swiftSettings: strict
         ),
         .testTarget(
             name: "RetroSwiftTests",

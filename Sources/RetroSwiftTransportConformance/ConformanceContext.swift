@@ -1,7 +1,6 @@
 #if TransportConformance
     import Foundation
     import RetroSwift
-    import RetroSwiftTestServer
 
     /// What a case runs with: transports to send through, servers to send to, and checks that throw a
     /// ``TransportConformanceFailure`` naming the case.

@@ -1,7 +1,6 @@
 #if TransportConformance
     import Foundation
     import RetroSwift
-    import RetroSwiftTestServer
 
     /// `count` bytes of a pattern whose period (251, a prime) is not a power of two, so a dropped, repeated or shifted
     /// chunk changes the content.

@@ -1,7 +1,6 @@
 #if TransportConformance
     import Foundation
     import RetroSwift
-    import RetroSwiftTestServer
 
     extension TransportConformance {
         /// Connections: failures in one error vocabulary, and a pool that neither starves nor refuses calls.

@@ -1,7 +1,6 @@
 #if TransportConformance
     import Foundation
     import RetroSwift
-    import RetroSwiftTestServer
 
     extension TransportConformance {
         /// Where a response begins and ends (RFC 9112 §6), and heads that must be refused.

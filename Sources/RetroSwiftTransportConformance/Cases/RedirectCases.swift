@@ -1,7 +1,6 @@
 #if TransportConformance
     import Foundation
     import RetroSwift
-    import RetroSwiftTestServer
 
     extension TransportConformance {
         /// Redirects: the transport hands every `3xx` back, and RetroSwift follows it by its policy.

@@ -1,7 +1,6 @@
 #if TransportConformance
     import Foundation
     import RetroSwift
-    import RetroSwiftTestServer
 
     extension TransportConformance {
         /// Requests on the wire: exactly the target, fields and body RetroSwift resolved, and nothing added.

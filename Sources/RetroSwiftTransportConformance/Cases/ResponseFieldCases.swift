@@ -1,7 +1,6 @@
 #if TransportConformance
     import Foundation
     import RetroSwift
-    import RetroSwiftTestServer
 
     /// `{"id":1}`, the body most cases answer with.
     let itemJSON = Data(#"{"id":1}"#.utf8)

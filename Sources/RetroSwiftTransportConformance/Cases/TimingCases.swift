@@ -1,7 +1,6 @@
 #if TransportConformance
     import Foundation
     import RetroSwift
-    import RetroSwiftTestServer
 
     extension TransportConformance {
         /// Cancellation and timeouts at each stage of an exchange.

@@ -1,0 +1,1 @@
+../RetroSwiftTransportConformance/TransportConformance.swift

@@ -1,0 +1,1 @@
+../RetroSwiftTransportConformance/TransportLimitation.swift

@@ -1,0 +1,322 @@
+#if TransportConformance
+    import Foundation
+    import NIOConcurrencyHelpers
+    import NIOCore
+    import NIOHTTP1
+    import NIOPosix
+
+    /// A real HTTP/1.1 server on 127.0.0.1 with an ephemeral port, built on SwiftNIO, that records every request
+    /// byte for byte and answers from a script. Tests start and stop it themselves.
+    public final class TestServer: Sendable {
+        /// Produces the answer to a request.
+        public typealias Responder = @Sendable (RecordedRequest) -> ScriptedResponse
+
+        /// The port the server listens on.
+        public let port: Int
+        private let channel: any Channel
+        private let recorded: RequestLog
+        private let connections: OpenConnections
+
+        private init(channel: any Channel, port: Int, recorded: RequestLog, connections: OpenConnections) {
+            self.channel = channel
+            self.port = port
+            self.recorded = recorded
+            self.connections = connections
+        }
+
+        /// `http://127.0.0.1:<port>`.
+        public var baseURL: URL {
+            URL(string: "http://127.0.0.1:\(port)")!
+        }
+
+        /// How many client connections are open now: a client that stops reading a held-open stream should close its
+        /// connection.
+        public var openConnectionCount: Int {
+            connections.all.count
+        }
+
+        /// Every request received so far, in order of completion.
+        public var requests: [RecordedRequest] {
+            recorded.all
+        }
+
+        /// Starts a server answering with `respond`; with `recordingBodies: false` only body sizes are kept.
+        public static func start(recordingBodies: Bool = true, _ respond: @escaping Responder) async throws -> TestServer {
+            try await listen { pipeline, log in
+                try pipeline.configureHTTPServerPipeline()
+                try pipeline.addHandler(RecordingHandler(log: log, recordingBodies: recordingBodies, respond: respond))
+            }
+        }
+
+        /// Listens on an ephemeral port of 127.0.0.1; `configure` sets up each accepted connection's pipeline, recording
+        /// requests in the log it is given.
+        static func listen(
+            _ configure: @escaping @Sendable (ChannelPipeline.SynchronousOperations, RequestLog) throws -> Void
+        ) async throws -> TestServer {
+            let log = RequestLog()
+            let connections = OpenConnections()
+            let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                .serverChannelOption(.backlog, value: 256)
+                .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+                .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+                .childChannelInitializer { channel in
+                    connections.add(channel)
+                    return channel.eventLoop.makeCompletedFuture { try configure(channel.pipeline.syncOperations, log) }
+                }
+                .bind(host: "127.0.0.1", port: 0)
+                .get()
+            guard let port = channel.localAddress?.port else {
+                try await channel.close()
+                throw ChannelError.unknownLocalAddress
+            }
+            return TestServer(channel: channel, port: port, recorded: log, connections: connections)
+        }
+
+        /// A port on 127.0.0.1 that nothing listens on (bound, then released).
+        public static func unusedPort() async throws -> Int {
+            let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                .bind(host: "127.0.0.1", port: 0).get()
+            let port = channel.localAddress?.port ?? 1
+            try await channel.close()
+            return port
+        }
+
+        /// Stops listening and closes every connection still open, so no scripted answer outlives the server.
+        public func stop() async {
+            try? await channel.close()
+            for connection in connections.all {
+                try? await connection.close()
+            }
+        }
+    }
+
+    /// The accepted connections of one server that are still open.
+    final class OpenConnections: Sendable {
+        private let storage = NIOLockedValueBox<[ObjectIdentifier: any Channel]>([:])
+
+        var all: [any Channel] {
+            storage.withLockedValue { Array($0.values) }
+        }
+
+        func add(_ channel: any Channel) {
+            let key = ObjectIdentifier(channel)
+            storage.withLockedValue { $0[key] = channel }
+            channel.closeFuture.whenComplete { [storage] _ in
+                storage.withLockedValue { $0[key] = nil }
+            }
+        }
+    }
+
+    /// The requests a server has received, shared by its connections.
+    final class RequestLog: Sendable {
+        private let storage = NIOLockedValueBox<[RecordedRequest]>([])
+
+        var all: [RecordedRequest] {
+            storage.withLockedValue { $0 }
+        }
+
+        func append(_ request: RecordedRequest) {
+            storage.withLockedValue { $0.append(request) }
+        }
+    }
+
+    /// Collects one request's head and body, then answers it as scripted.
+    private final class RecordingHandler: ChannelInboundHandler {
+        typealias InboundIn = HTTPServerRequestPart
+        typealias OutboundOut = HTTPServerResponsePart
+
+        private let log: RequestLog
+        private let recordingBodies: Bool
+        private let respond: TestServer.Responder
+        private var head: HTTPRequestHead?
+        private var body = ByteBuffer()
+        private var bodyByteCount = 0
+        /// The next piece of a dripped body, cancelled when the client goes away so nothing outlives the connection.
+        private var pendingDrip: Scheduled<Void>?
+
+        init(log: RequestLog, recordingBodies: Bool, respond: @escaping TestServer.Responder) {
+            self.log = log
+            self.recordingBodies = recordingBodies
+            self.respond = respond
+        }
+
+        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            switch unwrapInboundIn(data) {
+            case .head(let head):
+                self.head = head
+                body.clear()
+                bodyByteCount = 0
+                // As real servers do (RFC 9110 §10.1.1): otherwise curl, under URLSession on Linux, holds back a large
+                // upload's body for a second waiting for this answer.
+                if head.headers[canonicalForm: "Expect"].contains(where: { $0.lowercased() == "100-continue" }) {
+                    context.writeAndFlush(wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: .continue))), promise: nil)
+                }
+            case .body(var chunk):
+                bodyByteCount += chunk.readableBytes
+                if recordingBodies { body.writeBuffer(&chunk) }
+            case .end:
+                guard let head else { return }
+                let request = RecordedRequest(
+                    method: head.method.rawValue, target: head.uri,
+                    headers: head.headers.map { ($0.name, $0.value) }, body: Data(body.readableBytesView),
+                    bodyByteCount: bodyByteCount
+                )
+                log.append(request)
+                answer(respond(request), keepAlive: head.isKeepAlive, context: context)
+            }
+        }
+
+        private func answer(_ response: ScriptedResponse, keepAlive: Bool, context: ChannelHandlerContext) {
+            switch response.behavior {
+            case .normal:
+                write(response, keepAlive: keepAlive, context: context)
+            case .delayed(let seconds):
+                let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+                context.eventLoop.scheduleTask(in: .milliseconds(Int64(seconds * 1_000))) {
+                    let (handler, context) = bound.value
+                    handler.write(response, keepAlive: keepAlive, context: context)
+                }
+            case .closeMidResponse:
+                var headers = HTTPHeaders(response.headers)
+                headers.replaceOrAdd(name: "Content-Length", value: "\(response.body.count + 1_000)")
+                context.write(
+                    wrapOutboundOut(
+                        .head(HTTPResponseHead(version: .http1_1, status: .init(statusCode: response.status), headers: headers))),
+                    promise: nil)
+                context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: response.body)))), promise: nil)
+                context.close(promise: nil)
+            case .silent:
+                break
+            case .streamed(let byteCount):
+                var headers = HTTPHeaders(response.headers)
+                headers.replaceOrAdd(name: "Content-Length", value: "\(byteCount)")
+                context.write(
+                    wrapOutboundOut(
+                        .head(HTTPResponseHead(version: .http1_1, status: .init(statusCode: response.status), headers: headers))),
+                    promise: nil)
+                writeChunks(remaining: byteCount, context: context)
+            case .dripped(let chunks, let interval):
+                var headers = HTTPHeaders(response.headers)
+                headers.replaceOrAdd(name: "Content-Length", value: "\(response.body.count)")
+                context.writeAndFlush(
+                    wrapOutboundOut(
+                        .head(HTTPResponseHead(version: .http1_1, status: .init(statusCode: response.status), headers: headers))),
+                    promise: nil)
+                let size = max(1, (response.body.count + max(chunks, 1) - 1) / max(chunks, 1))
+                drip(response.body, pieceSize: size, interval: interval, context: context)
+            case .stalled(let afterBytes):
+                var headers = HTTPHeaders(response.headers)
+                headers.replaceOrAdd(name: "Content-Length", value: "\(response.body.count)")
+                context.write(
+                    wrapOutboundOut(
+                        .head(HTTPResponseHead(version: .http1_1, status: .init(statusCode: response.status), headers: headers))),
+                    promise: nil)
+                context.writeAndFlush(
+                    wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: response.body.prefix(afterBytes))))), promise: nil)
+            case .chunked(let pieces, let interval, let holdingOpen):
+                var headers = HTTPHeaders(response.headers)
+                headers.remove(name: "Content-Length")
+                context.writeAndFlush(
+                    wrapOutboundOut(
+                        .head(HTTPResponseHead(version: .http1_1, status: .init(statusCode: response.status), headers: headers))),
+                    promise: nil)
+                send(pieces[...], interval: interval, holdingOpen: holdingOpen, context: context)
+            case .repeated(let count):
+                var headers = HTTPHeaders(response.headers)
+                headers.replaceOrAdd(name: "Content-Length", value: "\(response.body.count * count)")
+                context.write(
+                    wrapOutboundOut(
+                        .head(HTTPResponseHead(version: .http1_1, status: .init(statusCode: response.status), headers: headers))),
+                    promise: nil)
+                writeCopies(of: ByteBuffer(bytes: response.body), remaining: count, context: context)
+            }
+        }
+
+        private func writeCopies(of block: ByteBuffer, remaining: Int, context: ChannelHandlerContext) {
+            guard remaining > 0 else {
+                context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+                return
+            }
+            let written = context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(block))))
+            let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+            written.whenSuccess {
+                let (handler, context) = bound.value
+                handler.writeCopies(of: block, remaining: remaining - 1, context: context)
+            }
+        }
+
+        /// Writes `pieces` one every `interval` seconds, then ends the body unless `holdingOpen`.
+        private func send(_ pieces: ArraySlice<Data>, interval: TimeInterval, holdingOpen: Bool, context: ChannelHandlerContext) {
+            guard let piece = pieces.first else {
+                if !holdingOpen { context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil) }
+                return
+            }
+            context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: piece)))), promise: nil)
+            let rest = pieces.dropFirst()
+            guard !rest.isEmpty || !holdingOpen else { return }
+            let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+            pendingDrip = context.eventLoop.scheduleTask(in: .milliseconds(Int64(interval * 1_000))) {
+                let (handler, context) = bound.value
+                handler.pendingDrip = nil
+                guard context.channel.isActive else { return }
+                handler.send(rest, interval: interval, holdingOpen: holdingOpen, context: context)
+            }
+        }
+
+        func channelInactive(context: ChannelHandlerContext) {
+            pendingDrip?.cancel()
+            pendingDrip = nil
+            context.fireChannelInactive()
+        }
+
+        private func drip(_ remaining: Data, pieceSize: Int, interval: TimeInterval, context: ChannelHandlerContext) {
+            guard !remaining.isEmpty else {
+                context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+                return
+            }
+            let piece = remaining.prefix(pieceSize)
+            context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: piece)))), promise: nil)
+            let rest = remaining.dropFirst(piece.count)
+            let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+            pendingDrip = context.eventLoop.scheduleTask(in: .milliseconds(Int64(interval * 1_000))) {
+                let (handler, context) = bound.value
+                handler.pendingDrip = nil
+                guard context.channel.isActive else { return }
+                handler.drip(Data(rest), pieceSize: pieceSize, interval: interval, context: context)
+            }
+        }
+
+        private static let chunk = ByteBuffer(bytes: (0..<65_536).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+
+        private func writeChunks(remaining: Int, context: ChannelHandlerContext) {
+            guard remaining > 0 else {
+                context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+                return
+            }
+            let size = min(remaining, Self.chunk.readableBytes)
+            let written = context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(Self.chunk.getSlice(at: 0, length: size)!))))
+            let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+            written.whenSuccess {
+                let (handler, context) = bound.value
+                handler.writeChunks(remaining: remaining - size, context: context)
+            }
+        }
+
+        private func write(_ response: ScriptedResponse, keepAlive: Bool, context: ChannelHandlerContext) {
+            var headers = HTTPHeaders(response.headers)
+            headers.replaceOrAdd(name: "Content-Length", value: "\(response.body.count)")
+            if !keepAlive { headers.replaceOrAdd(name: "Connection", value: "close") }
+            context.write(
+                wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .init(statusCode: response.status), headers: headers))),
+                promise: nil)
+            if !response.body.isEmpty {
+                context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: response.body)))), promise: nil)
+            }
+            let done = context.writeAndFlush(wrapOutboundOut(.end(nil)))
+            if !keepAlive {
+                let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
+                done.whenComplete { _ in bound.value.close(promise: nil) }
+            }
+        }
+    }
+#endif

@@ -1,1 +1,0 @@
-../../../../Sources/RetroSwiftTransportConformance/ConformanceApi.swift

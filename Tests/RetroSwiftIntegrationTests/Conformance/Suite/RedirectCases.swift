@@ -1,1 +1,0 @@
-../../../../Sources/RetroSwiftTransportConformance/Cases/RedirectCases.swift

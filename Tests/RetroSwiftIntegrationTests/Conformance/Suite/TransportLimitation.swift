@@ -1,1 +1,0 @@
-../../../../Sources/RetroSwiftTransportConformance/TransportLimitation.swift
