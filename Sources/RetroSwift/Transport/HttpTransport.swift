@@ -10,6 +10,9 @@ import Foundation
 ///   own;
 /// - never follows a redirect itself, returning the `3xx` instead;
 /// - throws only when no response arrived.
+///
+/// The `RetroSwiftTransportConformance` product (trait `TransportConformance`) checks all of this, and more, against
+/// a scripted server: see <doc:Transports>.
 public protocol HttpTransport: Sendable {
     /// Points the transport at `scheme://host`, with headers sent on every request.
     func setConfiguration(scheme: String, host: String, sharedHeaders: [String: String]?)

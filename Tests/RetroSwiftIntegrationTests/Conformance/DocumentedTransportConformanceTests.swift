@@ -1,5 +1,6 @@
 import Foundation
 import RetroSwift
+import RetroSwiftTestServer
 import Testing
 
 /// The conformance suite run against the one-file transport the Transports article shows

@@ -1,5 +1,6 @@
 import Foundation
 import RetroSwift
+import RetroSwiftTestServer
 import Testing
 
 /// Every case of the transport conformance suite on every transport RetroSwift ships: the same call gives the same
