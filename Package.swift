@@ -45,7 +45,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.26.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.2.0"),
-        // Test-only: property-based tests of every field kind (Tests/RetroSwiftTests/Wire/FieldPropertyTests.swift).
+        // Test-only: property-based tests of every field kind (Tests/RetroSwiftTests/Building/FieldPropertyTests.swift).
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [

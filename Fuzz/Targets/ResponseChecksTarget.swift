@@ -1,5 +1,5 @@
 // Target for the core's checks of every response (`ResponseChecks` and `ResponseBodyBudget`,
-// Sources/RetroSwift/Responses/): the head and body a transport hands over, as a hostile server could shape them.
+// Sources/RetroSwift/Receiving/): the head and body a transport hands over, as a hostile server could shape them.
 //
 // Input: two bytes of status (100 + n % 900), one byte choosing the method (GET or HEAD) and destination, then header
 // lines split at LF (so CR and NUL can sit inside values), each `Name: value` split at the first ':', up to an empty

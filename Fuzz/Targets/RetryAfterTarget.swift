@@ -1,4 +1,4 @@
-// Target for `Retry-After` parsing (`RetryInterceptor.retryAfter`, Sources/RetroSwift/Interceptors/RetryInterceptor.swift):
+// Target for `Retry-After` parsing (`RetryInterceptor.retryAfter`, Sources/RetroSwift/Sending/Interceptors/RetryInterceptor.swift):
 // delay-seconds or an HTTP date in any of its three formats, measured against a fixed clock.
 //
 // Invariants, for any header value:
