@@ -1,5 +1,6 @@
 #if TransportConformance
     import Foundation
+    import NIOConcurrencyHelpers
     import RetroSwift
 
     /// One case of the transport conformance suite (see ``TransportConformance``): a behaviour observed through
@@ -79,11 +80,11 @@
 
     /// The first result of a check or its timer; later ones are ignored.
     private final class Outcome: Sendable {
-        private let state = Locked<(result: Result<Void, any Error>?, waiter: CheckedContinuation<Result<Void, any Error>, Never>?)>(
-            (nil, nil))
+        private typealias Waiter = CheckedContinuation<Result<Void, any Error>, Never>
+        private let state = NIOLockedValueBox<(result: Result<Void, any Error>?, waiter: Waiter?)>((nil, nil))
 
         func settle(_ result: Result<Void, any Error>) {
-            let waiter: CheckedContinuation<Result<Void, any Error>, Never>? = state.withLock { state in
+            let waiter: Waiter? = state.withLockedValue { state in
                 guard state.result == nil else { return nil }
                 state.result = result
                 defer { state.waiter = nil }
@@ -95,7 +96,7 @@
         var value: Result<Void, any Error> {
             get async {
                 await withCheckedContinuation { continuation in
-                    let ready: Result<Void, any Error>? = state.withLock { state in
+                    let ready: Result<Void, any Error>? = state.withLockedValue { state in
                         if let result = state.result { return result }
                         state.waiter = continuation
                         return nil

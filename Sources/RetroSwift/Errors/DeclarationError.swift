@@ -1,5 +1,7 @@
+import Foundation
+
 /// Mistakes in an API declaration, collected and reported together before anything is sent.
-public struct DeclarationError: Error, Sendable, CustomStringConvertible, Equatable {
+public struct DeclarationError: Error, Sendable, CustomStringConvertible, Equatable, LocalizedError {
     /// One mistake.
     public struct Issue: Sendable, Hashable, CustomStringConvertible {
         /// The endpoint, for example `SchedulesApi.deleteSchedule (DELETE /api/v1/schedule/{schedule_id})`.
@@ -27,4 +29,7 @@ public struct DeclarationError: Error, Sendable, CustomStringConvertible, Equata
         let count = issues.count == 1 ? "1 declaration mistake" : "\(issues.count) declaration mistakes"
         return (["RetroSwift found \(count):"] + issues.map { "- \($0)" }).joined(separator: "\n")
     }
+
+    /// ``description``, so that `localizedDescription` and an alert show every mistake rather than a generic text.
+    public var errorDescription: String? { description }
 }

@@ -1,5 +1,7 @@
+import Foundation
+
 /// A page of a ``Paginated`` walk that could not be fetched or read; the walk ends with it.
-public struct PaginationError: Error, CustomStringConvertible {
+public struct PaginationError: Error, CustomStringConvertible, LocalizedError {
     /// The zero-based position of the page: `0` for the first request.
     public let page: Int
     /// What went wrong: an ``HttpError``, a ``RequestError`` (a next link to another origin), a transport's error.
@@ -19,4 +21,7 @@ public struct PaginationError: Error, CustomStringConvertible {
     public var description: String {
         "page \(page) (counting from 0): \(underlyingError)"
     }
+
+    /// ``description``, so that `localizedDescription` names the page and what went wrong.
+    public var errorDescription: String? { description }
 }

@@ -1,8 +1,10 @@
-/// The header fields of a response, every one kept, in the order received.
+/// The header fields of a response, every one kept, in the order received (in name order through
+/// `URLSessionTransport`, whose `HTTPURLResponse` keeps none), values without the spaces and tabs around them.
 ///
 /// Names compare case-insensitively (RFC 9110 §5.1), so `X-Foo: a` and `x-foo: b` are one field with two values:
 /// `headers["x-foo"]` combines them in order as RFC 9110 §5.3 does, `"a, b"`, the same on every transport;
-/// `headers.values(for: "X-FOO")` is `["a", "b"]`. `Set-Cookie` is the one field never combined: `headers["Set-Cookie"]`
+/// `headers.values(for: "X-FOO")` is `["a", "b"]` (`["a, b"]` through `URLSessionTransport`, which receives them
+/// joined). `Set-Cookie` is the one field never combined: `headers["Set-Cookie"]`
 /// is the first cookie, and `values(for: "Set-Cookie")` has one value per cookie.
 ///
 /// ```swift

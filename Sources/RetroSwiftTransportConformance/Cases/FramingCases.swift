@@ -1,5 +1,6 @@
 #if TransportConformance
     import Foundation
+    import NIOConcurrencyHelpers
     import RetroSwift
 
     extension TransportConformance {
@@ -172,11 +173,11 @@
 
     /// Counts calls across the server's threads.
     final class Counter: Sendable {
-        private let count = Locked(0)
+        private let count = NIOLockedValueBox(0)
 
         /// The number of calls before this one.
         func next() -> Int {
-            count.withLock { count in
+            count.withLockedValue { count in
                 count += 1
                 return count - 1
             }

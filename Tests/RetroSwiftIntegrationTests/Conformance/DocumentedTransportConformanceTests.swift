@@ -6,7 +6,7 @@ import Testing
 /// The conformance suite run against the one-file transport the Transports article shows
 /// (`DocCExamples.SimpleSessionTransport`), built only on the public transport API: what a transport author sees the
 /// first time they run the suite, with what their transport does not do yet listed as known limitations.
-@Suite("Transport conformance of the Transports article's example", .timeLimit(.minutes(4)))
+@Suite("Transport conformance of the Transports article's example", .timeLimit(.minutes(4)), .serialized)
 struct DocumentedTransportConformanceTests {
     /// What the example does not do. The article says it refuses redirects on Apple platforms; on Linux,
     /// swift-corelibs-foundation follows them itself, and the suite shows what that costs (credentials sent to

@@ -4,8 +4,10 @@ import RetroSwiftTestServer
 import Testing
 
 /// Every case of the transport conformance suite on every transport RetroSwift ships: the same call gives the same
-/// answer through each, except where a transport's known limitation is listed here, with its reason.
-@Suite("Transport conformance", .timeLimit(.minutes(4)))
+/// answer through each, except where a transport's known limitation is listed here, with its reason. Serialized: the
+/// cases move megabytes and hold servers silent, and 112 of them at once beside the rest of a sanitized run would
+/// starve the timing-sensitive tests of the two CI cores.
+@Suite("Transport conformance", .timeLimit(.minutes(4)), .serialized)
 struct TransportConformanceTests {
     /// What each transport is known not to do, by case: a case that differs must fail, so the list cannot go stale.
     static func knownLimitations(of kind: TransportKind) -> [String: TransportLimitation] {

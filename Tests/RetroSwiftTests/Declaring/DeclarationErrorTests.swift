@@ -77,6 +77,8 @@ struct DeclarationErrorTests {
             try await call(api)
             return (nil, transport.requests.count)
         } catch let error as DeclarationError {
+            // An alert or a log that shows `localizedDescription` shows the same text.
+            #expect(error.localizedDescription == error.description)
             return (error.description, transport.requests.count)
         } catch {
             return ("unexpected \(error)", transport.requests.count)

@@ -127,6 +127,7 @@ struct PaginationTests {
                 page 1 (counting from 0): RetroSwift: the next page's link 'https://evil.example/link?page=2' leads to \
                 another origin than the page (https://api.example/link); it was not followed
                 """)
+        #expect(error?.localizedDescription == error?.description)
         #expect(transport.requests.count == 1)
     }
 

@@ -64,9 +64,11 @@ public typealias FormParam<Value> = Parameter<LocationMarkers.FormParam, Value>
 /// refused, as is an empty key.
 public typealias QueryMap<Value> = Parameter<LocationMarkers.QueryMap, Value>
 
-/// Header fields from a `[String: Value]` dictionary (Retrofit's `@HeaderMap`): one per key, in key order, each
-/// value by the rules of `@Header`. Keys must be header names; a CR, LF or other control character in a value is
-/// refused, and so is a key that a `@Header` field also names. Entries override the endpoint's static headers.
+/// Header fields from a `[String: Value]` dictionary (Retrofit's `@HeaderMap`): one per key, in key order in
+/// ``HttpRequestParams/headerFields``, each value by the rules of `@Header`. Keys must be header names; a CR, LF or
+/// other control character in a value is refused, and so is a key that a `@Header` field also names. Entries
+/// override the endpoint's static headers. (`URLSessionTransport` sends header fields in URLRequest's own order,
+/// which keeps none; no server may depend on the order of fields with different names, RFC 9110 §5.3.)
 public typealias HeaderMap<Value> = Parameter<LocationMarkers.HeaderMap, Value>
 
 /// Form fields from a `[String: Value]` dictionary (Retrofit's `@FieldMap`): one per key, in key order, each value
