@@ -47,11 +47,11 @@ public final class RecordingTransport: ConfigurableHttpTransport {
         return result
     }
 
-    /// The full URL a real transport would request: ``HttpRequestParams/url``, which RetroSwift resolved.
+    /// The full URL a real transport would request: the request's `url`, which RetroSwift resolved.
     ///
     /// - Parameter params: A request this transport recorded.
     /// - Returns: The absolute URL.
-    /// - Throws: ``RequestError`` of kind ``RequestError/Kind/transportNotConfigured`` when neither the domain nor
+    /// - Throws: `RequestError` of kind `transportNotConfigured` when neither the domain nor
     ///   this transport had a usable base URL (which a real transport would have thrown when sending).
     public func url(of params: HttpRequestParams) throws -> URL {
         try params.url(relativeTo: configuration.configuration(for: params).baseURL)

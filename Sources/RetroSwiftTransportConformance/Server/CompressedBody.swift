@@ -66,7 +66,7 @@
         /// then copies of 258 bytes from one byte back, in a fixed-Huffman deflate block (RFC 1951 §3.2.6), 13 bits each.
         ///
         /// `count` is rounded down to 1 + a multiple of 258. The trailer's CRC-32 is right, so a client that inflates the
-        /// whole member sees a valid one; it is computed without touching the inflated bytes (``crc32OfZeros(_:)``).
+        /// whole member sees a valid one; it is computed without touching the inflated bytes, in O(log count).
         ///
         /// - Parameter count: How many zero bytes it inflates to.
         /// - Returns: The gzip member.
