@@ -34,21 +34,29 @@ public struct HttpError: Error, Sendable, CustomStringConvertible, LocalizedErro
     /// The longest text body the description quotes whole; longer ones are cut there and say how much was left out.
     static let quotedCharacterLimit = 1_000
 
-    /// `HTTP 404 from SchedulesApi.deleteSchedule (DELETE /api/v1/schedule/{schedule_id}): Schedule not found`.
+    /// `HTTP 404 Not Found from SchedulesApi.deleteSchedule (DELETE /api/v1/schedule/{schedule_id}): Schedule not found`.
     ///
-    /// A `text/*` body is quoted with surrounding whitespace trimmed; past 1,000 characters it is cut and ends with
-    /// `… (N more characters)`, so a proxy's error page cannot flood a log.
+    /// A `text/*` or JSON body (`application/json`, `application/problem+json`, any `+json`) is quoted with
+    /// surrounding whitespace trimmed, so the server's own explanation reaches the log; past 1,000 characters it is cut
+    /// and ends with `… (N more characters)`, so a proxy's error page cannot flood a log.
     public var description: String {
         var text = "HTTP \(statusCode)"
         if let phrase = Self.reasonPhrases[statusCode] { text += " \(phrase)" }
         text += " from \(endpoint)"
-        if let bodyText = bodyText?.trimmingCharacters(in: .whitespacesAndNewlines), !bodyText.isEmpty {
+        if let bodyText = (bodyText ?? jsonText)?.trimmingCharacters(in: .whitespacesAndNewlines), !bodyText.isEmpty {
             let limit = Self.quotedCharacterLimit
             let quoted = bodyText.prefix(limit)
             text += ": " + quoted
             if quoted.endIndex < bodyText.endIndex { text += "… (\(bodyText.count - limit) more characters)" }
         }
         return text
+    }
+
+    /// A JSON body as UTF-8 text (RFC 8259 §8.1), for the description; `nil` for other types.
+    private var jsonText: String? {
+        let result = HttpOperationResult(statusCode: statusCode, headers: headers, body: body)
+        guard let mediaType = result.mediaType, mediaType == "application/json" || mediaType.hasSuffix("+json") else { return nil }
+        return String(decoding: body, as: UTF8.self)
     }
 
     /// The `charset` parameter of a `Content-Type` value, lowercased and unquoted.

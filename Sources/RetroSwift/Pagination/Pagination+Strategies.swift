@@ -111,8 +111,8 @@ extension Pagination {
 extension Pagination {
     /// The RFC 8288 `Link` header's `rel="next"` URL, as GitHub sends it: the endpoint takes a `@Url` field, the
     /// first request names the first page, and each next link is followed as given — on the origin (scheme, host and
-    /// port) of the page that sent it only. A next link to another origin ends the walk with ``RequestError``, and
-    /// nothing is requested there.
+    /// port) of the page that sent it only. A next link to another origin ends the walk with ``PaginationError``
+    /// (holding a ``RequestError`` that names the link), and nothing is requested there.
     ///
     /// ```swift
     /// struct IssuesPage { @Url var url: String = "/repos/apple/swift/issues?per_page=100" }

@@ -134,7 +134,7 @@ struct ResponseHandlingTests {
         #expect(error?.body.count == 6_321)
     }
 
-    @Test("a JSON error body is kept in the error but not in its description")
+    @Test("a JSON error body is kept in the error and quoted in its description")
     func jsonErrorBody() async throws {
         // Given
         let (api, _) = api(.json(#"{"message":"boom"}"#, status: 500))
@@ -143,7 +143,8 @@ struct ResponseHandlingTests {
         let error = await #expect(throws: HttpError.self) { _ = try await api.delete() }
 
         // Then
-        #expect(error?.description == "HTTP 500 Internal Server Error from Api.delete (DELETE /user)")
+        #expect(error?.description == #"HTTP 500 Internal Server Error from Api.delete (DELETE /user): {"message":"boom"}"#)
+        #expect(error?.localizedDescription == error?.description)
         #expect(error?.bodyText == nil)
         #expect(error?.body == Data(#"{"message":"boom"}"#.utf8))
     }

@@ -22,27 +22,34 @@ enum Console {
     }
 }
 
-/// A one-line upload progress bar, redrawn in place as `TransferProgress` reports arrive.
+/// Upload progress: on a terminal, a bar redrawn in place as `TransferProgress` reports arrive; redirected to a file
+/// or a pipe, where a carriage return would garble the output, one plain line per quarter.
 // @unchecked Sendable: `lastPercent` is read and written only under `lock`.
 final class ProgressBar: @unchecked Sendable {
     private let lock = NSLock()
     private var lastPercent = -1
+    private let redrawsInPlace = isatty(STDOUT_FILENO) == 1
 
-    /// Draws the upload's progress when its whole percentage changes, and ends the line when it finishes.
+    /// Shows the upload's progress when its whole percentage (on a terminal) or its quarter (elsewhere) changes, and
+    /// ends the line when it finishes.
     func show(_ progress: TransferProgress) {
         guard progress.direction == .upload, let fraction = progress.fractionCompleted else { return }
-        let percent = Int(fraction * 100)
+        let percent = redrawsInPlace ? Int(fraction * 100) : Int(fraction * 4) * 25
         let changed = lock.withLock {
             defer { lastPercent = percent }
             return lastPercent != percent
         }
         guard changed else { return }
+        let megabytes = { (bytes: Int64) in String(format: "%.1f", Double(bytes) / 1_048_576) }
+        let expected = progress.expectedBytes ?? progress.completedBytes
+        let amount = "\(percent)% \(megabytes(progress.completedBytes)) of \(megabytes(expected)) MB"
+        guard redrawsInPlace else {
+            print("  upload \(amount)")
+            return
+        }
         let width = 30
         let filled = percent * width / 100
-        let megabytes = { (bytes: Int64) in String(format: "%.1f", Double(bytes) / 1_048_576) }
-        let line =
-            "\r  upload [\(String(repeating: "#", count: filled))\(String(repeating: ".", count: width - filled))] \(percent)% "
-            + "\(megabytes(progress.completedBytes)) of \(megabytes(progress.expectedBytes ?? progress.completedBytes)) MB"
+        let line = "\r  upload [\(String(repeating: "#", count: filled))\(String(repeating: ".", count: width - filled))] \(amount)"
         FileHandle.standardOutput.write(Data((line + (progress.isFinished ? "\n" : "")).utf8))
     }
 }
