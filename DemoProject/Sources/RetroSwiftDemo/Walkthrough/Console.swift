@@ -27,17 +27,18 @@ enum Console {
 // @unchecked Sendable: `lastPercent` is read and written only under `lock`.
 final class ProgressBar: @unchecked Sendable {
     private let lock = NSLock()
-    private var lastPercent = -1
+    private var lastPercent = -1  // the last percentage shown, or quarter when not on a terminal
     private let redrawsInPlace = isatty(STDOUT_FILENO) == 1
 
     /// Shows the upload's progress when its whole percentage (on a terminal) or its quarter (elsewhere) changes, and
     /// ends the line when it finishes.
     func show(_ progress: TransferProgress) {
         guard progress.direction == .upload, let fraction = progress.fractionCompleted else { return }
-        let percent = redrawsInPlace ? Int(fraction * 100) : Int(fraction * 4) * 25
+        let percent = Int(fraction * 100)
+        let step = redrawsInPlace ? percent : percent / 25
         let changed = lock.withLock {
-            defer { lastPercent = percent }
-            return lastPercent != percent
+            defer { lastPercent = step }
+            return lastPercent != step
         }
         guard changed else { return }
         let megabytes = { (bytes: Int64) in String(format: "%.1f", Double(bytes) / 1_048_576) }
