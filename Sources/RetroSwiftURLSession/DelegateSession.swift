@@ -245,7 +245,7 @@ private final class DelegateSessionDelegate: NSObject, URLSessionDataDelegate, @
         }
         if let writer = call.writer {
             // The call returned at the head: the end, or the failure, is the stream's.
-            return writer.finish(throwing: error.map(SessionTaskRunner.normalized))
+            return writer.finish(throwing: error.map { SessionTaskRunner.normalized($0, response: call.response) })
         }
         try? call.handle?.close()
         let outcome = SessionTaskRunner.result(

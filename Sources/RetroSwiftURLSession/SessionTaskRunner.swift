@@ -52,12 +52,7 @@ enum SessionTaskRunner {
             return .success(
                 HttpOperationResult(statusCode: refused.statusCode, headers: headers(of: refused), url: refused.url ?? request.url))
         }
-        if let error {
-            // libcurl's "Empty reply from server": the connection closed before any response, which async-http-client
-            // (and URLSession on Apple platforms) report as a lost connection.
-            if response == nil, (error as? URLError)?.code == .badServerResponse { return .failure(URLError(.networkConnectionLost)) }
-            return .failure(normalized(error))
-        }
+        if let error { return .failure(normalized(error, response: response)) }
         guard let http = response as? HTTPURLResponse else { return .failure(URLError(.badServerResponse)) }
         return Result { try make(http.statusCode, knownHeaders ?? headers(of: http), http.url ?? request.url) }
     }
@@ -105,12 +100,14 @@ enum SessionTaskRunner {
     }
 
     /// swift-corelibs-foundation reports a connection closed mid-body as `URLError(.unknown)` ("transfer closed
-    /// with N bytes remaining"); Apple platforms say `.networkConnectionLost`. Report the latter everywhere so
-    /// callers and retry policies see one error.
-    static func normalized(_ error: any Error) -> any Error {
-        guard let urlError = error as? URLError, urlError.code == .unknown,
-            urlError.localizedDescription.hasPrefix("transfer closed")
-        else { return error }
+    /// with N bytes remaining"), and one closed before any response as `.badServerResponse` (libcurl's "Empty reply
+    /// from server"); Apple platforms and async-http-client say `.networkConnectionLost`. Report the latter
+    /// everywhere so callers and retry policies see one error.
+    static func normalized(_ error: any Error, response: URLResponse?) -> any Error {
+        guard let urlError = error as? URLError else { return error }
+        let closedMidBody = urlError.code == .unknown && urlError.localizedDescription.hasPrefix("transfer closed")
+        let closedBeforeResponse = urlError.code == .badServerResponse && response == nil
+        guard closedMidBody || closedBeforeResponse else { return error }
         return URLError(.networkConnectionLost, userInfo: urlError.userInfo)
     }
 

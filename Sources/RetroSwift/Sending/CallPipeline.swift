@@ -32,9 +32,7 @@ enum CallPipeline {
     private static func target(
         of request: HttpRequestParams, sentThrough transport: any HttpTransport
     ) throws -> HttpTransportConfiguration? {
-        if let domain = request.domainTarget, let baseURL = domain.baseURL {
-            return HttpTransportConfiguration(baseURL: baseURL, sharedHeaders: domain.sharedHeaders)
-        }
+        if let own = request.domainTarget?.configuration { return own }
         guard let store = (transport as? any ConfigurableHttpTransport)?.configuration else { return nil }
         do {
             return try store.resolve(for: request)

@@ -90,9 +90,7 @@ public final class HttpTransportConfigurationStore: Sendable {
     /// The configuration for `params` from the domain's target and this store, as the core resolves it when a call
     /// starts (see ``configuration(for:)``).
     func resolve(for params: HttpRequestParams) throws -> HttpTransportConfiguration {
-        if let target = params.domainTarget, let baseURL = target.baseURL {
-            return HttpTransportConfiguration(baseURL: baseURL, sharedHeaders: target.sharedHeaders)
-        }
+        if let own = params.domainTarget?.configuration { return own }
         switch state.current {
         case .configured(let configuration):
             guard let target = params.domainTarget else { return configuration }
