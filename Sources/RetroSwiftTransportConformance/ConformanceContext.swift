@@ -75,10 +75,12 @@
             return error
         }
 
-        /// The `URLError` with `code` that `call` throws; fails the case on anything else.
+        /// The `URLError` with `code` that `call` fails with: a call throws it wrapped in a `TransportError` naming
+        /// the endpoint, a stream's iteration as it is; fails the case on anything else.
         func urlError(_ code: URLError.Code, of call: () async throws -> Any) async throws {
             let thrown = try await error(of: call)
-            guard let error = thrown as? URLError, error.code == code else {
+            let failed = (thrown as? TransportError)?.underlyingError ?? thrown
+            guard let error = failed as? URLError, error.code == code else {
                 throw failure("expected URLError(\(code.rawValue)), got \(describe(thrown))")
             }
         }

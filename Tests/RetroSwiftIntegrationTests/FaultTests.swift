@@ -16,10 +16,16 @@ struct FaultTests {
     private final class Api: Domain, @unchecked Sendable {
         @Get("/data") var data: () async throws -> Data
         @Get("/slow", timeout: 0.5) var slow: () async throws -> Data
+        @Get("/search", timeout: 0.5) var search: (SearchRequest) async throws -> Data
         @Get("/slow-file", timeout: 0.5) var slowFile: () async throws -> DownloadedFile
         @Get("/dripping", timeout: 4) var dripping: () async throws -> Data
         @Post("/upload") var upload: (UploadRequest) async throws -> Empty
         @Put("/raw") var uploadRaw: (RawUploadRequest) async throws -> Empty
+    }
+
+    private struct SearchRequest {
+        @Query var q = "swift"
+        @Query("api_key") var apiKey = "s3cret"
     }
 
     private struct UploadRequest {
@@ -42,10 +48,13 @@ struct FaultTests {
         transport.setConfiguration(baseURL: URL(string: "http://127.0.0.1:\(port)")!, sharedHeaders: nil)
 
         // When
-        let error = await #expect(throws: URLError.self) { _ = try await Api(transport: transport).data() }
+        let error = await #expect(throws: TransportError.self) { _ = try await Api(transport: transport).data() }
 
-        // Then
+        // Then: the call's error names the endpoint and the URL, and keeps the transport's
         #expect(error?.code == .cannotConnectToHost)
+        #expect(
+            error?.description
+                == "Api.data (GET /data) at http://127.0.0.1:\(port)/data: could not connect to the server (URLError -1004)")
     }
 
     @Test("the server closing the connection mid-response", arguments: TransportKind.allCases)
@@ -54,7 +63,7 @@ struct FaultTests {
             kind, respond: { _ in ScriptedResponse(status: 200, body: Data(repeating: 7, count: 100), behavior: .closeMidResponse) }
         ) { transport, _ in
             // When
-            let error = await #expect(throws: URLError.self) { _ = try await Api(transport: transport).data() }
+            let error = await #expect(throws: TransportError.self) { _ = try await Api(transport: transport).data() }
 
             // Then
             #expect(error?.code == .networkConnectionLost)
@@ -65,10 +74,27 @@ struct FaultTests {
     func timeout(kind: TransportKind) async throws {
         try await withServer(kind, respond: { _ in ScriptedResponse(behavior: .silent) }) { transport, _ in
             // When
-            let error = await #expect(throws: URLError.self) { _ = try await Api(transport: transport).slow() }
+            let error = await #expect(throws: TransportError.self) { _ = try await Api(transport: transport).slow() }
 
             // Then
             #expect(error?.code == .timedOut)
+        }
+    }
+
+    @Test("a timeout names the endpoint and the URL, secret query values redacted", arguments: TransportKind.allCases)
+    func timeoutNamesTheCall(kind: TransportKind) async throws {
+        try await withServer(kind, respond: { _ in ScriptedResponse(behavior: .silent) }) { transport, server in
+            // When
+            let error = await #expect(throws: TransportError.self) {
+                _ = try await Api(transport: transport).search(SearchRequest())
+            }
+
+            // Then
+            #expect(error?.underlyingError is URLError)
+            #expect(
+                error?.description
+                    == "Api.search (GET /search) at http://127.0.0.1:\(server.port)/search?q=swift&api_key=<redacted>: "
+                    + "the request timed out (URLError -1001)")
         }
     }
 
@@ -101,8 +127,8 @@ struct FaultTests {
             let api = Api(transport: transport)
 
             // When (a transport that waited for the rest of the body would hit the suite's time limit)
-            let inMemory = await #expect(throws: URLError.self) { _ = try await api.slow() }
-            let toFile = await #expect(throws: URLError.self) { _ = try await api.slowFile() }
+            let inMemory = await #expect(throws: TransportError.self) { _ = try await api.slow() }
+            let toFile = await #expect(throws: TransportError.self) { _ = try await api.slowFile() }
 
             // Then
             #expect(inMemory?.code == .timedOut)

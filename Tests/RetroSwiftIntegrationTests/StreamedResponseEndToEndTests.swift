@@ -204,7 +204,7 @@ struct StreamedResponseEndToEndTests {
 
             // Then
             #expect(received == [Delta(text: "only")])
-            #expect((error as? URLError)?.code == .networkConnectionLost)
+            #expect((error as? TransportError)?.code == .networkConnectionLost)
         }
     }
 
@@ -228,7 +228,7 @@ struct StreamedResponseEndToEndTests {
 
             // When
             var received: [Delta] = []
-            let error = await #expect(throws: URLError.self) {
+            let error = await #expect(throws: TransportError.self) {
                 for try await delta in try await api.quickChat() { received.append(delta) }
             }
             let closed = try await Self.connectionsClose(on: server)
@@ -312,7 +312,7 @@ struct StreamedResponseEndToEndTests {
             // When: a reader far slower than loopback, even under a sanitizer
             let stream = try await api.bytes()
             var read = 0
-            let error = await #expect(throws: URLError.self) {
+            let error = await #expect(throws: TransportError.self) {
                 for try await chunk in stream {
                     read += chunk.count
                     try await Task.sleep(for: .milliseconds(20))

@@ -92,8 +92,11 @@ struct TemporaryFileTests {
             }
 
             // Then
-            #expect(throws: CocoaError.self) { try download.get() }
-            #expect(throws: CocoaError.self) { try uploadThenDownload.get() }
+            // The file system's error, wrapped with the call's endpoint and URL.
+            for result in [download.map { _ in () }, uploadThenDownload.map { _ in () }] {
+                let error = #expect(throws: TransportError.self) { try result.get() }
+                #expect(error?.underlyingError is CocoaError)
+            }
             #expect(!FileManager.default.fileExists(atPath: missing.path))
         }
     }

@@ -193,8 +193,8 @@ struct URLSessionTransportTests {
             let api = Api(transport: transport)
 
             // When
-            let cut = await #expect(throws: URLError.self) { _ = try await api.download() }
-            let slow = await #expect(throws: URLError.self) { _ = try await api.slowDownload() }
+            let cut = await #expect(throws: TransportError.self) { _ = try await api.download() }
+            let slow = await #expect(throws: TransportError.self) { _ = try await api.slowDownload() }
 
             // Then
             #expect(cut?.code == .networkConnectionLost)

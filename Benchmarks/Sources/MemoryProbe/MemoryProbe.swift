@@ -249,10 +249,10 @@ struct Events: AsyncParsableCommand {
                 guard tick.n == count % eventBlock.events else { throw ValidationError("event \(tick.n) at \(count)") }
                 count += 1
             }
-        } catch let error as URLError where error.code == .dataLengthExceedsMaximum {
+        } catch let error as TransportError where error.code == .dataLengthExceedsMaximum {
             // URLSession on Linux cannot pause: a reader slower than loopback falls behind until the limit stops it.
             print(
-                "events \(megabytes) MB via \(transport.rawValue): stopped after \(count) events, the reader past the transport's buffer limit (\(error.code)); peak RSS \(Int(peakResidentMiB())) MiB (\(Int(before)) MiB before the stream)"
+                "events \(megabytes) MB via \(transport.rawValue): stopped after \(count) events, the reader past the transport's buffer limit (\(error.code.map { "\($0)" } ?? "")); peak RSS \(Int(peakResidentMiB())) MiB (\(Int(before)) MiB before the stream)"
             )
             return
         }

@@ -38,9 +38,9 @@ struct DemoCommand: AsyncParsableCommand {
             api.interceptors = [Console.wireLog]
             do {
                 try await BandsInTownWalkthrough(api: api, artist: artist).run()
-            } catch let error as URLError {
+            } catch let error as TransportError {
                 FileHandle.standardError.write(
-                    Data("error: cannot reach rest.bandsintown.com; --bandsintown needs internet (\(error.localizedDescription))\n".utf8))
+                    Data("error: cannot reach rest.bandsintown.com; --bandsintown needs internet (\(error))\n".utf8))
                 throw ExitCode.failure
             }
             return

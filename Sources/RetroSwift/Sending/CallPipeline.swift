@@ -21,7 +21,17 @@ enum CallPipeline {
         }
         // 3. Interceptors in order, then redirects (RedirectFollower), then the transport, whose every answer
         //    ResponseChecks holds to the framing rules and limits before anything else sees it.
-        return try await InterceptorChain.send(request, through: settings.interceptors, redirects: redirects, to: domain.transport)
+        // 4. A failure below RetroSwift leaves the call as a TransportError naming the endpoint and the URL; the
+        //    interceptors (retries among them) saw it as it was thrown.
+        //    A streamed body's failures are wrapped the same way as they surface.
+        do {
+            var result = try await InterceptorChain.send(request, through: settings.interceptors, redirects: redirects, to: domain.transport)
+            let sent = request
+            result.bodyStream = result.bodyStream?.wrappingFailures { TransportError.wrapping($0, of: sent) }
+            return result
+        } catch {
+            throw TransportError.wrapping(error, of: request)
+        }
     }
 
     /// The base URL and shared headers of `request`: its domain's own, else those its transport keeps where

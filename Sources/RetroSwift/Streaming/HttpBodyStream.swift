@@ -27,6 +27,9 @@ public struct HttpBodyStream: AsyncSequence, Sendable {
     }
 
     private let source: Source
+    /// Wraps what reading throws, so that a failure mid-body names the call as a failed call does: the call pipeline
+    /// sets it to make a ``TransportError``.
+    private var wrapFailure: (@Sendable (any Error) -> any Error)?
 
     /// A body that is already in memory, delivered as one chunk (none when it is empty): for transports that cannot
     /// stream, and for mocks.
@@ -47,12 +50,19 @@ public struct HttpBodyStream: AsyncSequence, Sendable {
     /// - Returns: An iterator over the chunks.
     public func makeAsyncIterator() -> Iterator {
         switch source {
-        case .whole(let data): Iterator(pending: data.isEmpty ? nil : data, iteration: nil, refused: false)
+        case .whole(let data): Iterator(pending: data.isEmpty ? nil : data, iteration: nil, refused: false, wrapFailure: nil)
         case .buffered(let reader):
             reader.claim()
-                ? Iterator(pending: nil, iteration: StreamIteration(reader), refused: false)
-                : Iterator(pending: nil, iteration: nil, refused: true)
+                ? Iterator(pending: nil, iteration: StreamIteration(reader), refused: false, wrapFailure: wrapFailure)
+                : Iterator(pending: nil, iteration: nil, refused: true, wrapFailure: nil)
         }
+    }
+
+    /// The same body, its read failures passed through `wrap`.
+    func wrappingFailures(_ wrap: @escaping @Sendable (any Error) -> any Error) -> HttpBodyStream {
+        var stream = self
+        stream.wrapFailure = wrap
+        return stream
     }
 
     /// Closes a body nobody will read: an iterator made and dropped at once cancels it, as leaving a loop does.
@@ -66,19 +76,25 @@ public struct HttpBodyStream: AsyncSequence, Sendable {
         fileprivate let iteration: StreamIteration?
         /// Made after the body's one iterator: reading it would take chunks from that one.
         fileprivate let refused: Bool
+        fileprivate let wrapFailure: (@Sendable (any Error) -> any Error)?
 
         /// The next chunk.
         ///
         /// - Returns: The chunk, or `nil` when the body has ended.
-        /// - Throws: The transport's error when the connection failed before the end, `CancellationError` when the
-        ///   task was cancelled, ``RequestError`` when the body already has an iterator.
+        /// - Throws: The transport's error when the connection failed before the end (a call's stream wraps it in a
+        ///   ``TransportError`` naming the endpoint), `CancellationError` when the task was cancelled, ``RequestError``
+        ///   when the body already has an iterator.
         public mutating func next() async throws -> Data? {
             if refused { throw StreamBuffer.alreadyRead }
             if let chunk = pending {
                 pending = nil
                 return chunk
             }
-            return try await iteration?.reader.buffer.next()
+            do {
+                return try await iteration?.reader.buffer.next()
+            } catch {
+                throw wrapFailure?(error) ?? error
+            }
         }
     }
 

@@ -297,7 +297,7 @@ struct StreamedResponseTests {
 
         // When
         var received: [Delta] = []
-        let error = await #expect(throws: URLError.self) {
+        let error = await #expect(throws: TransportError.self) {
             for try await delta in try await api.chat() { received.append(delta) }
         }
         let withHead = try await api.chatWithHead()

@@ -162,7 +162,7 @@ struct BearerAuthTests {
                     do {
                         _ = try await api.item(ItemRequest(id: id))
                         return false
-                    } catch { return error is RefreshFailed }
+                    } catch { return (error as? TransportError)?.underlyingError is RefreshFailed }
                 }
             }
             return await group.reduce(into: 0) { $0 += $1 ? 1 : 0 }

@@ -85,7 +85,7 @@
             // When
             await #expect(throws: HttpError.self) { _ = try await api.search(SearchRequest()) }
             failing.mutate { $0 = true }
-            await #expect(throws: URLError.self) { _ = try await api.search(SearchRequest()) }
+            await #expect(throws: TransportError.self) { _ = try await api.search(SearchRequest()) }
 
             // Then
             #expect(records.value.map(\.level) == [.error, .error])

@@ -1,1 +1,0 @@
-../../ReadmeFixtures/Shared/ReadmeDeclarations.swift
