@@ -128,38 +128,52 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        // The README's declarations, calls and mocks in each compiler configuration users write them in; each
-        // target builds with warnings as errors and runs with `swift test`. Sources are shared by symlink from
-        // Tests/ReadmeFixtures/Shared, except the main-actor-default declarations, which need `nonisolated`.
-        .testTarget(
-            name: "ReadmeSwift6Tests",
-            dependencies: ["RetroSwift", "RetroSwiftTesting"],
-            path: "Tests/ReadmeFixtures/Swift6",
-            swiftSettings: strict + [.define("DETACHED")]
-        ),
-        .testTarget(
-            name: "ReadmeMainActorDefaultTests",
-            dependencies: ["RetroSwift", "RetroSwiftTesting"],
-            path: "Tests/ReadmeFixtures/MainActorDefault",
-            // Xcode 26's defaults for a new app target ("approachable concurrency").
-            swiftSettings: strict + [
+        // Every Swift code block of README.md and of the DocC articles, extracted from the Markdown by the
+        // MarkdownSnippets plugin and compiled in each compiler configuration users write them in (CONTRIBUTING.md
+        // explains the markers a fragment needs). A block that does not compile fails the build with its file and
+        // line; a block that declares a `@Test` runs with `swift test`.
+        snippetTarget("DocSnippetsSwift6Tests", "Swift6", [.define("SNIPPETS_SWIFT6")]),
+        // Xcode 26's defaults for a new app target ("approachable concurrency").
+        snippetTarget(
+            "DocSnippetsMainActorDefaultTests",
+            "MainActorDefault",
+            [
+                .define("SNIPPETS_MAIN_ACTOR_DEFAULT"),
                 .defaultIsolation(MainActor.self),
                 .enableUpcomingFeature("NonisolatedNonsendingByDefault"),
                 .enableUpcomingFeature("InferIsolatedConformances"),
             ]
         ),
-        .testTarget(
-            name: "ReadmeNonsendingTests",
-            dependencies: ["RetroSwift", "RetroSwiftTesting"],
-            path: "Tests/ReadmeFixtures/Nonsending",
-            swiftSettings: strict + [.define("DETACHED"), .enableUpcomingFeature("NonisolatedNonsendingByDefault")]
+        snippetTarget(
+            "DocSnippetsNonsendingTests",
+            "Nonsending",
+            [.define("SNIPPETS_NONSENDING"), .enableUpcomingFeature("NonisolatedNonsendingByDefault")]
         ),
-        .testTarget(
-            name: "ReadmeSwift5Tests",
-            dependencies: ["RetroSwift", "RetroSwiftTesting"],
-            path: "Tests/ReadmeFixtures/Swift5",
-            swiftSettings: strict + [.define("DETACHED"), .swiftLanguageMode(.v5)]
-        ),
+        snippetTarget("DocSnippetsSwift5Tests", "Swift5", [.define("SNIPPETS_SWIFT5"), .swiftLanguageMode(.v5)]),
+        .executableTarget(name: "MarkdownSnippetsTool", path: "Tools/MarkdownSnippets", swiftSettings: strict),
+        .plugin(name: "MarkdownSnippets", capability: .buildTool(), dependencies: ["MarkdownSnippetsTool"]),
     ],
     swiftLanguageModes: [.v6]
 )
+
+/// A test target that compiles the documentation's code blocks with the given settings (see the targets above).
+func snippetTarget(_ name: String, _ folder: String, _ settings: [SwiftSetting]) -> Target {
+    .testTarget(
+        name: name,
+        dependencies: [
+            "RetroSwift", "RetroSwiftURLSession", "RetroSwiftTesting",
+            .target(name: "RetroSwiftAsyncHTTPClient", condition: .when(traits: ["AsyncHTTPClient"])),
+            .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["AsyncHTTPClient"])),
+            .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClient"])),
+            .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClient"])),
+            .target(name: "RetroSwiftLogging", condition: .when(traits: ["SwiftLog"])),
+            .product(name: "Logging", package: "swift-log", condition: .when(traits: ["SwiftLog"])),
+            .target(name: "RetroSwiftTracing", condition: .when(traits: ["Tracing"])),
+            .product(name: "Tracing", package: "swift-distributed-tracing", condition: .when(traits: ["Tracing"])),
+            .target(name: "RetroSwiftTransportConformance", condition: .when(traits: ["TransportConformance"])),
+        ],
+        path: "Tests/DocSnippets/\(folder)",
+        swiftSettings: settings,
+        plugins: ["MarkdownSnippets"]
+    )
+}

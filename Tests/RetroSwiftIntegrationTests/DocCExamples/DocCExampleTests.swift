@@ -3,76 +3,9 @@ import RetroSwift
 import RetroSwiftTestServer
 import Testing
 
-/// The DocC articles' examples that do not come from the README: they must match `DocCExamples.swift` (or, for the
-/// README's own declarations, the README fixtures) line for line, and they must do what the articles say, against a
-/// real server.
+/// The DocC articles' examples must do what the articles say, against a real server, on every transport.
 @Suite("DocC examples", .timeLimit(.minutes(4)))
 struct DocCExampleTests {
-    /// An article's `swift` code block, found by its first line, up to `end` when the block goes on with usage.
-    struct Example: CustomStringConvertible, Sendable {
-        var article: String
-        var firstLine: String
-        var end: String?
-        /// Lines of the block that `DocCExamples.swift` leaves out (its own imports are at the top of the file).
-        var skipped: Set<String> = []
-
-        var description: String { "\(article): \(firstLine)" }
-    }
-
-    static let examples = [
-        Example(article: "ParametersAndEncoding.md", firstLine: "struct GetSchedulesRequest {"),
-        Example(article: "ParametersAndEncoding.md", firstLine: "struct Coordinate: ParameterValueConvertible {"),
-        Example(article: "ResponsesAndErrors.md", firstLine: "struct CSV: HttpResponseDecodable {"),
-        Example(article: "Interceptors.md", firstLine: "struct RequestIdInterceptor: Interceptor {"),
-        Example(
-            article: "Transports.md", firstLine: "import Foundation", skipped: ["import Foundation", "import RetroSwift"]),
-        Example(article: "Redirects.md", firstLine: "final class FilesApi: ApiDomain, @unchecked Sendable {", end: "let api"),
-    ]
-
-    private static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent()
-
-    /// Lines with their indentation and blank lines dropped: the examples sit inside an enum in the test file.
-    private static func lines(_ text: some StringProtocol) -> [String] {
-        text.split(separator: "\n", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
-            .filter { !$0.isEmpty }
-    }
-
-    @Test("each example is in DocCExamples.swift as the article writes it", arguments: examples)
-    func examplesMatchTheArticles(example: Example) throws {
-        // Given
-        let article = try String(
-            contentsOf: Self.root.appendingPathComponent("Sources/RetroSwift/RetroSwift.docc/\(example.article)"), encoding: .utf8)
-        let compiled = try [
-            "Tests/RetroSwiftIntegrationTests/DocCExamples/DocCExamples.swift", "Tests/ReadmeFixtures/Shared/ReadmeDeclarations.swift",
-        ]
-        .map { try String(contentsOf: Self.root.appendingPathComponent($0), encoding: .utf8) }.joined(separator: "\n")
-
-        // When
-        let blocks = article.components(separatedBy: "```swift\n").dropFirst().map { $0.components(separatedBy: "```")[0] }
-        let block = try #require(blocks.first { $0.hasPrefix(example.firstLine) }, "no block starts with \(example.firstLine)")
-        var wanted = Self.lines(block).filter { !example.skipped.contains($0) }
-        if let end = example.end, let cut = wanted.firstIndex(where: { $0.hasPrefix(end) }) { wanted = Array(wanted[..<cut]) }
-
-        // Then: each top-level declaration of the block stands somewhere, whole (the README's may be apart or nested)
-        let have = Self.lines(compiled)
-        let topLevel = Set(
-            block.split(separator: "\n").filter { $0.first.map { !$0.isWhitespace && $0 != "}" } ?? false }
-                .map { $0.trimmingCharacters(in: .whitespaces) })
-        var declarations: [[String]] = []
-        for line in wanted {
-            if topLevel.contains(line) || declarations.isEmpty {
-                declarations.append([line])
-            } else {
-                declarations[declarations.count - 1].append(line)
-            }
-        }
-        for declaration in declarations {
-            let found = have.indices.contains { start in have[start...].starts(with: declaration) }
-            #expect(found, "\(example): '\(declaration[0])' differs from DocCExamples.swift and the README fixtures; copy it there")
-        }
-    }
-
     // @unchecked Sendable: the fixture adds only endpoint wrappers, set up in init and never reassigned.
     private final class PlacesApi: Domain, @unchecked Sendable {
         @Get("/nearby") var nearby: (DocCExamples.NearbyRequest) async throws -> DocCExamples.CSV

@@ -5,8 +5,9 @@ import RetroSwift
     import FoundationNetworking
 #endif
 
-/// The DocC articles' declarations, as written there (`DocCExampleTests` checks that they still match), so that
-/// they compile and can be run.
+/// Declarations of the DocC articles' examples, run end to end by `DocCExampleTests` on every transport. The articles'
+/// own code blocks are compiled straight from the Markdown by the DocSnippets targets (CONTRIBUTING.md); these
+/// copies exist to be run against the scripted server.
 enum DocCExamples {
     // ParametersAndEncoding.md
     struct Coordinate: ParameterValueConvertible {

@@ -1,5 +1,6 @@
-// The README's usage snippets; its declarations are Tests/ReadmeFixtures/Shared/ReadmeDeclarations.swift, linked
-// into this target (ReadmeDeclarations.swift) as into each compiler-configuration fixture, so there is one copy.
+// The original README's usage snippets (../shared/seeds/003_*.txt, the specification RetroSwift started from), run
+// against RecordingTransport to show they behave as that README says; its declarations are ReadmeDeclarations.swift.
+// README.md's own code is compiled from the Markdown by the DocSnippets targets (CONTRIBUTING.md).
 import Foundation
 import RetroSwift
 
