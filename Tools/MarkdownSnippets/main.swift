@@ -134,9 +134,9 @@ func blocks(of markdown: String, displayPath: String) throws -> [Block] {
     return result
 }
 
-/// The line's brace depth change, ignoring braces in string literals and comments (the docs' code is plain enough
+/// The line's nesting depth change — braces, parentheses and brackets — ignoring those in string literals and comments (the docs' code is plain enough
 /// for this: no nested interpolations with braces).
-func braceDelta(_ line: String, inMultilineString: inout Bool) -> Int {
+func nestingDelta(_ line: String, inMultilineString: inout Bool) -> Int {
     var delta = 0
     var inString = false
     let characters = Array(line)
@@ -165,8 +165,8 @@ func braceDelta(_ line: String, inMultilineString: inout Bool) -> Int {
             }
             switch character {
             case "\"": inString = true
-            case "{": delta += 1
-            case "}": delta -= 1
+            case "{", "(", "[": delta += 1
+            case "}", ")", "]": delta -= 1
             default: break
             }
         }
@@ -207,7 +207,11 @@ func mainFile(_ block: Block, function: String, displayPath: String, imports: in
     var inMultilineString = false
     var chunkIsDeclaration = false
     for (offset, text) in block.lines.enumerated() {
-        let startsChunk = depth == 0 && !inMultilineString && !text.hasPrefix(" ")
+        // A line that closes or continues the one before (`)`, `]`, `}`, `.member`) belongs to its chunk.
+        let continues =
+            text.hasPrefix(" ") || text.hasPrefix(")") || text.hasPrefix("]") || text.hasPrefix("}")
+            || text.hasPrefix(".")
+        let startsChunk = depth == 0 && !inMultilineString && !continues
         if startsChunk {
             if text.hasPrefix("@testable import ") || text.trimmingCharacters(in: .whitespaces).isEmpty {
                 continue
@@ -226,7 +230,7 @@ func mainFile(_ block: Block, function: String, displayPath: String, imports: in
         } else {
             statements.append(text)
         }
-        depth += braceDelta(text, inMultilineString: &inMultilineString)
+        depth += nestingDelta(text, inMultilineString: &inMultilineString)
     }
     return declarations + ["#sourceLocation()", "@MainActor fileprivate func \(function)() async throws {"] + statements
         + ["#sourceLocation()", "}"]
@@ -311,7 +315,7 @@ func generateFile(_ all: [Block], displayPath: String, _ settings: Traits) throw
             }
             let topLevel = depth == 0 && !inMultilineString && block.marker == .declarations && !text.hasPrefix(" ")
             body.append(topLevel ? filePrivate(text) : text)
-            depth += braceDelta(text, inMultilineString: &inMultilineString)
+            depth += nestingDelta(text, inMultilineString: &inMultilineString)
         }
         body.append("#sourceLocation()")
         if block.marker == .variant { body.append("}") }
