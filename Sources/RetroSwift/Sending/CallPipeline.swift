@@ -25,7 +25,8 @@ enum CallPipeline {
         //    interceptors (retries among them) saw it as it was thrown.
         //    A streamed body's failures are wrapped the same way as they surface.
         do {
-            var result = try await InterceptorChain.send(request, through: settings.interceptors, redirects: redirects, to: domain.transport)
+            var result = try await InterceptorChain.send(
+                request, through: settings.interceptors, redirects: redirects, to: domain.transport)
             let sent = request
             result.bodyStream = result.bodyStream?.wrappingFailures { TransportError.wrapping($0, of: sent) }
             return result

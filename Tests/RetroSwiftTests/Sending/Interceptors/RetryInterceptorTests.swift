@@ -208,7 +208,9 @@ struct RetryInterceptorTests {
         let transport = Self.failing(error: error)
 
         // When
-        await #expect(throws: TransportError.self) { _ = try await Self.api(transport, RetryInterceptor(maxAttempts: 3, sleep: { _ in })).get() }
+        await #expect(throws: TransportError.self) {
+            _ = try await Self.api(transport, RetryInterceptor(maxAttempts: 3, sleep: { _ in })).get()
+        }
 
         // Then
         #expect(transport.requests.count == (retried ? 3 : 1))
