@@ -1,12 +1,26 @@
 // The original README's usage snippets (../shared/seeds/003_*.txt, the specification RetroSwift started from), run
-// against RecordingTransport to show they behave as that README says; its declarations are ReadmeDeclarations.swift.
-// README.md's own code is compiled from the Markdown by the DocSnippets targets (CONTRIBUTING.md).
+// against RecordingTransport to show they behave as that README says. Its declarations are the DocSnippets targets'
+// (CallingPatternDeclarations.swift, linked here), in their `CallingPatterns` namespace; the aliases below name them
+// as the README does. README.md's own code is compiled from the Markdown by the DocSnippets targets (CONTRIBUTING.md).
 import Foundation
 import RetroSwift
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
+
+typealias Schedule = CallingPatterns.Schedule
+typealias GetSchedulesRequest = CallingPatterns.GetSchedulesRequest
+typealias GetSchedulesResponse = CallingPatterns.GetSchedulesResponse
+typealias CreateScheduleRequest = CallingPatterns.CreateScheduleRequest
+typealias DeleteScheduleRequest = CallingPatterns.DeleteScheduleRequest
+typealias DeleteScheduleErrorResponse = CallingPatterns.DeleteScheduleErrorResponse
+typealias SchedulesApi = CallingPatterns.SchedulesApi
+typealias ElevenLabsApi = CallingPatterns.ElevenLabsApi
+typealias SpeechToTextApiRequest = CallingPatterns.SpeechToTextApiRequest
+typealias FeedApi = CallingPatterns.FeedApi
+typealias FetchPageRequest = CallingPatterns.FetchPageRequest
+typealias AvatarRequest = CallingPatterns.AvatarRequest
 
 /// The README's usage snippets, as functions the tests call.
 enum ReadmeUsage {

@@ -1,0 +1,1 @@
+../../DocSnippets/Shared/CallingPatternDeclarations.swift
