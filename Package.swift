@@ -152,6 +152,11 @@ let package = Package(
         snippetTarget("DocSnippetsSwift5Tests", "Swift5", [.define("SNIPPETS_SWIFT5"), .swiftLanguageMode(.v5)]),
         .executableTarget(name: "MarkdownSnippetsTool", path: "Tools/MarkdownSnippets", swiftSettings: strict),
         .plugin(name: "MarkdownSnippets", capability: .buildTool(), dependencies: ["MarkdownSnippetsTool"]),
+        .testTarget(
+            // Compiles the tool's parsing file itself (a link in its folder): a test target that depends on an
+            // executable a plugin also runs links the executable twice.
+            name: "MarkdownSnippetsToolTests", path: "Tests/MarkdownSnippetsTool", swiftSettings: strict
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

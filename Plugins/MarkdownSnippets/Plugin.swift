@@ -44,7 +44,7 @@ struct MarkdownSnippets: BuildToolPlugin {
             let input = root.appending(path: document.path)
             let name = document.path.replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: ".", with: "_")
             let directory = context.pluginWorkDirectoryURL
-            // One more file per `<!-- snippet: file Name -->` marker (see Tools/MarkdownSnippets/main.swift).
+            // One more file per `<!-- snippet: file Name -->` marker (see Tools/MarkdownSnippets/MarkdownSnippets.swift).
             let names = [name] + Self.fileMarkers(in: input).map { "\(name)_\($0)" }
             var arguments = [input.path, document.path, directory.path, name] + gated
             if let trait = document.trait { arguments += ["--trait", trait] }

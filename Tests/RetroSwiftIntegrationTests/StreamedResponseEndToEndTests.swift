@@ -35,6 +35,7 @@ struct StreamedResponseEndToEndTests {
         @Get("/lines") var lines: () async throws -> TextLines
         @Get("/bytes") var bytes: () async throws -> HttpBodyStream
         @Get("/bytes") var bytesWithHead: () async throws -> HttpResponse<HttpBodyStream>
+        @Get("/moved") var movedChat: () async throws -> ServerSentEvents<Delta>
     }
 
     static func event(_ text: String) -> Data {
@@ -185,26 +186,37 @@ struct StreamedResponseEndToEndTests {
         }
     }
 
-    @Test("a connection dropped mid-stream throws from the loop after the events that arrived", arguments: TransportKind.allCases)
+    @Test(
+        "a connection dropped mid-stream throws from the loop after the events that arrived, naming the URL the body came from",
+        arguments: TransportKind.allCases)
     func droppedMidStream(kind: TransportKind) async throws {
-        // Given: the head announces more body than comes before the server closes
+        // Given: the head announces more body than comes before the server closes; /moved redirects to that stream
         try await withServer(
             kind,
-            respond: { _ in
-                ScriptedResponse(headers: Self.eventStream, body: Self.event("only"), behavior: .closeMidResponse)
+            respond: { request in
+                if request.encodedPath == "/moved" { return ScriptedResponse(status: 302, headers: [("Location", "/chat?from=moved")]) }
+                return ScriptedResponse(headers: Self.eventStream, body: Self.event("only"), behavior: .closeMidResponse)
             }
-        ) { transport, _ in
+        ) { transport, server in
             let api = Api(transport: transport)
             var received: [Delta] = []
+            var redirected: [Delta] = []
 
             // When
-            let error = await #expect(throws: (any Error).self) {
+            let error = await #expect(throws: TransportError.self) {
                 for try await delta in try await api.chat() { received.append(delta) }
+            }
+            let afterRedirect = await #expect(throws: TransportError.self) {
+                for try await delta in try await api.movedChat() { redirected.append(delta) }
             }
 
             // Then
             #expect(received == [Delta(text: "only")])
-            #expect((error as? TransportError)?.code == .networkConnectionLost)
+            #expect(error?.code == .networkConnectionLost)
+            #expect(error?.url == "\(server.baseURL.absoluteString)/chat")
+            #expect(redirected == [Delta(text: "only")])
+            #expect(afterRedirect?.endpoint.description == "Api.movedChat (GET /moved)")
+            #expect(afterRedirect?.url == "\(server.baseURL.absoluteString)/chat?from=moved")
         }
     }
 

@@ -79,15 +79,16 @@ public struct TransportError: Error, Sendable, CustomStringConvertible, Localize
     }
 
     /// `error` wrapped with the call's context, unless it already names where it happened (RetroSwift's own errors)
-    /// or is a cancellation.
-    static func wrapping(_ error: any Error, of request: HttpRequestParams) -> any Error {
+    /// or is a cancellation; `url` names where it happened when that is not the request's own URL (a streamed
+    /// body after redirects).
+    static func wrapping(_ error: any Error, of request: HttpRequestParams, at url: URL? = nil) -> any Error {
         switch error {
         case is CancellationError, is HttpError, is RequestError, is DeclarationError, is PaginationError,
             is TransportError:
             return error
         default:
-            let url = QueryRedaction().redact(request.url.absoluteString)
-            return TransportError(endpoint: request.endpoint, url: url, underlyingError: error)
+            let redacted = QueryRedaction().redact((url ?? request.url).absoluteString)
+            return TransportError(endpoint: request.endpoint, url: redacted, underlyingError: error)
         }
     }
 }

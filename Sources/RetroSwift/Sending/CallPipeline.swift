@@ -23,12 +23,14 @@ enum CallPipeline {
         //    ResponseChecks holds to the framing rules and limits before anything else sees it.
         // 4. A failure below RetroSwift leaves the call as a TransportError naming the endpoint and the URL; the
         //    interceptors (retries among them) saw it as it was thrown.
-        //    A streamed body's failures are wrapped the same way as they surface.
+        //    A streamed body's failures are wrapped the same way as they surface, naming the last hop's URL.
         do {
             var result = try await InterceptorChain.send(
                 request, through: settings.interceptors, redirects: redirects, to: domain.transport)
+            // A streamed body's failure names the URL the body comes from, the last hop's after redirects.
             let sent = request
-            result.bodyStream = result.bodyStream?.wrappingFailures { TransportError.wrapping($0, of: sent) }
+            let source = result.url
+            result.bodyStream = result.bodyStream?.wrappingFailures { TransportError.wrapping($0, of: sent, at: source) }
             return result
         } catch {
             throw TransportError.wrapping(error, of: request)

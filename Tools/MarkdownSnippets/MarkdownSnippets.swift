@@ -19,6 +19,9 @@
 //   <!-- snippet: variant -->    the block declares again names of an earlier block; it gets its own namespace
 //   <!-- snippet: file Name -->  this block and the ones after it, up to the next `file` marker, compile in a file
 //                                of their own, so they may declare again what the blocks before them declare
+//   <!-- snippet: compile-only --> the block's declarations compile but its `@Test` functions do not run (a test
+//                                that would run a whole suite against a server, say): the `@Test` attributes are
+//                                left out
 //   <!-- snippet: skip: why -->  the block is not compiled (a manifest fragment, say); the reason is required
 // Any marker but skip may end with `, only <configuration>` or `, except <configuration>` (swift6,
 // main-actor-default, nonsending, swift5) for code that a configuration needs written differently;
@@ -46,6 +49,7 @@ enum Marker: Equatable {
     case body
     case continues
     case variant
+    case compileOnly
     case skip
     case file(String)
 }
@@ -80,6 +84,9 @@ func marker(in line: String, at location: String) throws -> (Marker, String?)? {
         condition = words[0] == "only" ? define : "!" + define
         parts.removeLast()
     }
+    guard parts.count <= 1 else {
+        throw Failure(description: "\(location): error: a snippet marker takes one kind, not '\(parts.joined(separator: ", "))'")
+    }
     let kind = parts.first ?? ""
     switch kind {
     case "", "declarations": return (.declarations, condition)
@@ -87,6 +94,7 @@ func marker(in line: String, at location: String) throws -> (Marker, String?)? {
     case "body": return (.body, condition)
     case "continues": return (.continues, condition)
     case "variant": return (.variant, condition)
+    case "compile-only": return (.compileOnly, condition)
     case let kind where kind.hasPrefix("file "):
         let name = kind.dropFirst("file ".count).trimmingCharacters(in: .whitespaces)
         guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber }) else {
@@ -96,9 +104,32 @@ func marker(in line: String, at location: String) throws -> (Marker, String?)? {
     default:
         throw Failure(
             description:
-                "\(location): error: unknown snippet marker '\(value)'; use main, body, continues, variant, file <Name>, declarations or skip: <reason>, optionally followed by ', only <configuration>' or ', except <configuration>' (CONTRIBUTING.md)"
+                "\(location): error: unknown snippet marker '\(value)'; use main, body, continues, variant, file <Name>, declarations, compile-only or skip: <reason>, optionally followed by ', only <configuration>' or ', except <configuration>' (CONTRIBUTING.md)"
         )
     }
+}
+
+/// `line` without a leading `@Test` or `@Test(...)` attribute, so the function after it compiles but is not
+/// collected as a test; an attribute alone on its line leaves an empty line, which keeps the line numbers right.
+func withoutTestAttribute(_ line: String) -> String {
+    guard line.hasPrefix("@Test") else { return line }
+    var rest = line.dropFirst("@Test".count)
+    if let first = rest.first, first.isLetter || first.isNumber || first == "_" { return line }
+    if rest.first == "(" {
+        var depth = 0
+        var end = rest.startIndex
+        for index in rest.indices {
+            if rest[index] == "(" { depth += 1 }
+            if rest[index] == ")" { depth -= 1 }
+            if depth == 0 {
+                end = rest.index(after: index)
+                break
+            }
+        }
+        guard depth == 0 else { return line }
+        rest = rest[end...]
+    }
+    return String(rest.drop { $0 == " " })
 }
 
 func blocks(of markdown: String, displayPath: String) throws -> [Block] {
@@ -313,13 +344,15 @@ func generateFile(_ all: [Block], displayPath: String, _ settings: Traits) throw
                 body.append("")
                 continue
             }
-            let topLevel = depth == 0 && !inMultilineString && block.marker == .declarations && !text.hasPrefix(" ")
-            body.append(topLevel ? filePrivate(text) : text)
+            let declaresAtTopLevel = block.marker == .declarations || block.marker == .compileOnly
+            let topLevel = depth == 0 && !inMultilineString && declaresAtTopLevel && !text.hasPrefix(" ")
+            let compiled = topLevel && block.marker == .compileOnly ? withoutTestAttribute(text) : text
+            body.append(topLevel ? filePrivate(compiled) : compiled)
             depth += nestingDelta(text, inMultilineString: &inMultilineString)
         }
         body.append("#sourceLocation()")
         if block.marker == .variant { body.append("}") }
-        if block.marker == .declarations || block.marker == .variant { closeOpenScope() }
+        if block.marker == .declarations || block.marker == .compileOnly || block.marker == .variant { closeOpenScope() }
     }
     closeOpenScope()
 
@@ -359,44 +392,4 @@ func traits(of block: Block, _ settings: Traits) -> [String] {
     }
     if let documentTrait { traits.insert(documentTrait) }
     return traits.sorted() + (block.condition.map { [$0] } ?? [])
-}
-
-do {
-    var arguments = Array(CommandLine.arguments.dropFirst())
-    guard arguments.count >= 4 else {
-        throw Failure(
-            description:
-                "usage: MarkdownSnippetsTool <markdown> <display path> <output directory> <base name> [--gated-module Module=Trait ...] [--trait T]"
-        )
-    }
-    let markdownPath = arguments.removeFirst()
-    let displayPath = arguments.removeFirst()
-    let outputDirectory = arguments.removeFirst()
-    let baseName = arguments.removeFirst()
-    var settings = Traits()
-    while !arguments.isEmpty {
-        let option = arguments.removeFirst()
-        guard !arguments.isEmpty else { throw Failure(description: "MarkdownSnippetsTool: \(option) needs a value") }
-        let value = arguments.removeFirst()
-        switch option {
-        case "--gated-module":
-            let parts = value.split(separator: "=", maxSplits: 1).map(String.init)
-            guard parts.count == 2 else { throw Failure(description: "MarkdownSnippetsTool: expected Module=Trait, got \(value)") }
-            settings.gatedModules[parts[0]] = parts[1]
-        case "--trait":
-            settings.documentTrait = value
-        default:
-            throw Failure(description: "MarkdownSnippetsTool: unknown option \(option)")
-        }
-    }
-    for file in try generate(markdownPath: markdownPath, displayPath: displayPath, settings) {
-        let outputPath = "\(outputDirectory)/\(baseName)\(file.name.map { "_" + $0 } ?? "").swift"
-        let existing = try? String(contentsOfFile: outputPath, encoding: .utf8)
-        if existing != file.source {
-            try file.source.write(toFile: outputPath, atomically: true, encoding: .utf8)
-        }
-    }
-} catch {
-    FileHandle.standardError.write(Data("\(error)\n".utf8))
-    exit(1)
 }

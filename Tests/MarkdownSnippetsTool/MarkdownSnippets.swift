@@ -1,0 +1,1 @@
+../../Tools/MarkdownSnippets/MarkdownSnippets.swift
