@@ -23,6 +23,12 @@
     /// rules first.
     public final class AsyncHTTPClientTransport: ConfigurableHttpTransport {
         /// The client requests go through; its lifetime is yours (the default ``failFastClient`` needs no shutdown).
+        ///
+        /// With the default, a call whose body is kept in memory or written to a file goes through one of
+        /// ``failFastClient``'s siblings, configured alike but with the call's timeout as its idle read timeout, so that
+        /// the connection's own timer bounds each silence of the body at no cost per call (one sibling, and one pool,
+        /// per timeout the API declares, up to 16). With a client of your own, a watchdog task per call does it, which
+        /// costs about a tenth of a loopback call's throughput (BENCHMARKS.md).
         public let client: HTTPClient
         /// The client streamed responses go through: ``failFastStreamingClient`` with the default ``client``, else
         /// ``client`` itself unless one was given for streams.
@@ -31,15 +37,33 @@
         /// A process-wide client configured like `HTTPClient.shared`, except that a connection that cannot be
         /// established fails the request at once (as URLSession does) instead of being retried until the deadline, and
         /// that redirects are returned to RetroSwift instead of followed.
-        public static let failFastClient: HTTPClient = makeFailFastClient(connectionsPerHost: nil)
+        public static let failFastClient: HTTPClient = makeFailFastClient(connectionsPerHost: nil, readTimeout: nil)
 
         /// ``failFastClient``'s twin for streamed responses, with a pool of its own allowing 64 connections per host: an
         /// open stream holds its connection, and streams sharing the pool of ordinary calls (8 per host) would make
         /// those calls wait for a connection, and time out, until a stream ended.
-        public static let failFastStreamingClient: HTTPClient = makeFailFastClient(connectionsPerHost: 64)
+        public static let failFastStreamingClient: HTTPClient = makeFailFastClient(connectionsPerHost: 64, readTimeout: nil)
 
-        private static func makeFailFastClient(connectionsPerHost: Int?) -> HTTPClient {
+        /// ``failFastClient``'s siblings, one per timeout calls have asked for, each bounding the silence of a response
+        /// with its idle read timeout (see ``sendRequest(with:)``).
+        private static let clientsByReadTimeout = Locked<[Int64: HTTPClient]>([:])
+        /// How many siblings ``clientsByReadTimeout`` may hold; past it, calls with yet another timeout are timed by a
+        /// watchdog task instead. Few APIs declare more than a handful of timeouts.
+        private static let maxClientsByReadTimeout = 16
+
+        private static func failFastClient(readTimeout nanoseconds: Int64) -> HTTPClient? {
+            clientsByReadTimeout.withLock { clients in
+                if let client = clients[nanoseconds] { return client }
+                guard clients.count < maxClientsByReadTimeout else { return nil }
+                let client = makeFailFastClient(connectionsPerHost: nil, readTimeout: .nanoseconds(nanoseconds))
+                clients[nanoseconds] = client
+                return client
+            }
+        }
+
+        private static func makeFailFastClient(connectionsPerHost: Int?, readTimeout: TimeAmount?) -> HTTPClient {
             var configuration = HTTPClient.Configuration.singletonConfiguration
+            configuration.timeout.read = readTimeout
             if let connectionsPerHost { configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = connectionsPerHost }
             configuration.connectionPool.retryConnectionEstablishment = false
             configuration.redirectConfiguration = .disallow
@@ -93,10 +117,23 @@
             let timeout = Self.nanoseconds(ofTimeout: params.timeout ?? defaultTimeout)
             let deadline = ContinuousClock.now + .nanoseconds(timeout)
             do {
-                let response = try await execute(request, params: params, timeout: timeout, deadline: deadline)
-                // async-http-client's timeout ends when the head arrives; from then on the timeout is the longest the
-                // body may be silent, as URLSession's is, so a body that keeps arriving completes however long it takes
-                // and one that stops fails with `.timedOut`.
+                // The timeout bounds the wait for the head (async-http-client's deadline, connecting and waiting for a
+                // pooled connection included), and then each silence of the body, as URLSession's does: a body that
+                // keeps arriving completes however long it takes, and one that stops fails with `.timedOut`.
+                if params.responseDestination != .stream, client === Self.failFastClient,
+                    let timed = Self.failFastClient(readTimeout: timeout)
+                {
+                    // The body's silence is the idle read timeout of a sibling of the default client, which the
+                    // connection's own timer enforces at no cost per call.
+                    let response = try await execute(request, params: params, on: timed, timeout: timeout, deadline: deadline)
+                    return try await result(from: response, url: request.url, params: params, progress: progress, activity: nil)
+                }
+                let response = try await execute(request, params: params, on: nil, timeout: timeout, deadline: deadline)
+                // A 2xx stream returns with its head; its body's silence is bounded as it is read (HttpBodyStream).
+                if params.responseDestination == .stream && (200..<300).contains(response.status.code) {
+                    return try await result(from: response, url: request.url, params: params, progress: progress, activity: nil)
+                }
+                // A client of the user's own: a watchdog task bounds the body's silence.
                 return try await Self.withIdleTimeout(.nanoseconds(timeout)) { activity in
                     try await self.result(from: response, url: request.url, params: params, progress: progress, activity: activity)
                 }
@@ -110,9 +147,10 @@
         /// connection, and the client closes it just as the next request takes it). Only idempotent requests are sent
         /// again (RFC 9110 §9.2.2); the retry gets what is left of the deadline.
         private func execute(
-            _ request: HTTPClientRequest, params: HttpRequestParams, timeout: Int64, deadline: ContinuousClock.Instant
+            _ request: HTTPClientRequest, params: HttpRequestParams, on chosen: HTTPClient?, timeout: Int64,
+            deadline: ContinuousClock.Instant
         ) async throws -> HTTPClientResponse {
-            let client = params.responseDestination == .stream ? streamingClient : client
+            let client = chosen ?? (params.responseDestination == .stream ? streamingClient : client)
             do {
                 return try await client.execute(request, timeout: .nanoseconds(timeout))
             } catch ChannelError.ioOnClosedChannel where params.method.isIdempotent {
@@ -183,7 +221,7 @@
 
         private func result(
             from response: HTTPClientResponse, url: String, params: HttpRequestParams, progress: TransferProgressReporter?,
-            activity: BodyActivity
+            activity: BodyActivity?
         ) async throws -> HttpOperationResult {
             let headers = HttpHeaderFields(response.headers.map { HttpHeader(name: $0.name, value: $0.value) })
             let status = Int(response.status.code)
@@ -219,7 +257,7 @@
             }
             var body = ByteBuffer()
             for try await buffer in response.body {
-                activity.touch()
+                activity?.touch()
                 let size = buffer.readableBytes
                 try budget.add(size)
                 body.writeImmutableBuffer(buffer)
@@ -231,14 +269,14 @@
 
         private static func download(
             _ body: HTTPClientResponse.Body, to directory: URL, budget: ResponseBodyBudget, counter: DownloadCounter?,
-            activity: BodyActivity
+            activity: BodyActivity?
         ) async throws -> URL {
             let (url, handle) = try TemporaryFile.create(.download, in: directory)
             defer { try? handle.close() }
             var budget = budget
             do {
                 for try await chunk in body {
-                    activity.touch()
+                    activity?.touch()
                     try budget.add(chunk.readableBytes)
                     try handle.write(contentsOf: Data(chunk.readableBytesView))
                     counter?.add(chunk.readableBytes)

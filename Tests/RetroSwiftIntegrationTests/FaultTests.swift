@@ -4,6 +4,7 @@ import RetroSwiftTestServer
 import Testing
 
 #if AsyncHTTPClient
+    import AsyncHTTPClient
     import RetroSwiftAsyncHTTPClient
 #endif
 #if canImport(FoundationNetworking)
@@ -157,6 +158,38 @@ struct FaultTests {
             #expect(body == Self.body)
         }
     }
+
+    #if AsyncHTTPClient
+        @Test(
+            "on a client of the user's own, AsyncHTTPClientTransport bounds each silence of the body as on its default one"
+        )
+        func ownClientTimeouts() async throws {
+            // Given: the default client's siblings bound a body's silence with their idle read timeout; a client of the
+            // user's own has a read timeout the transport cannot know, so a watchdog task does it there
+            let client = HTTPClient(
+                eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: .init(redirectConfiguration: .disallow))
+            let server = try await TestServer.start { request in
+                request.encodedPath == "/dripping"
+                    ? ScriptedResponse(status: 200, body: Self.body, behavior: .dripped(chunks: 22, interval: 0.25))
+                    : ScriptedResponse(status: 200, body: Self.body, behavior: .stalled(afterBytes: 1_000))
+            }
+            let transport = AsyncHTTPClientTransport(client: client)
+            transport.setConfiguration(baseURL: server.baseURL, sharedHeaders: nil)
+            let api = Api(transport: transport)
+
+            // When
+            let inMemory = await #expect(throws: TransportError.self) { _ = try await api.slow() }
+            let toFile = await #expect(throws: TransportError.self) { _ = try await api.slowFile() }
+            let dripped = try await api.dripping()
+            await server.stop()
+            try await client.shutdown()
+
+            // Then
+            #expect(inMemory?.code == .timedOut)
+            #expect(toFile?.code == .timedOut)
+            #expect(dripped == Self.body)
+        }
+    #endif
 
     @Test(
         "cancelling a file upload at any moment throws CancellationError and never brings the process down",

@@ -77,7 +77,7 @@ public final class E2EHarness: Sendable {
         let urlSessionTransport = URLSessionTransport(configuration: .ephemeral)
         urlSessionTransport.setConfiguration(baseURL: baseURL, sharedHeaders: nil)
         urlSessionApi = E2EApi(transport: urlSessionTransport)
-        let asyncHTTPClientTransport = AsyncHTTPClientTransport(client: .shared)
+        let asyncHTTPClientTransport = AsyncHTTPClientTransport()
         asyncHTTPClientTransport.setConfiguration(baseURL: baseURL, sharedHeaders: nil)
         asyncHTTPClientApi = E2EApi(transport: asyncHTTPClientTransport)
     }
