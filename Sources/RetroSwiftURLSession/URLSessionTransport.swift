@@ -41,10 +41,11 @@ import RetroSwift
 ///   (URLSession adds them to every request): a redirect that leaves the origin then fails with
 ///   `RequestError.Kind.redirectRefused`, and a `@Url` call to another origin with `.invalidValue`. Other headers
 ///   there (a `User-Agent`) go everywhere. Give credentials to the domain as shared headers instead.
-/// - Nothing is printed. ``logger`` receives one line per call with method, URL, status and duration, never
-///   header values, and with the values of secret query parameters (``queryRedaction``) replaced by `<redacted>`.
+/// - Nothing is printed or logged. Calls are logged, the same way on every transport, by an interceptor on the
+///   domain: `LoggingInterceptor`, or `SwiftLogInterceptor` from `RetroSwiftLogging`.
 public final class URLSessionTransport: ConfigurableHttpTransport {
     /// Receives one line per call; it never contains header values (so no `Authorization` or cookies).
+    @available(*, deprecated, message: "Log with LoggingInterceptor on the domain, which logs the same way on every transport")
     public typealias Logger = @Sendable (String) -> Void
 
     /// The session whose configuration the transport's calls run with, and whose delegate decides server-trust and
@@ -53,9 +54,15 @@ public final class URLSessionTransport: ConfigurableHttpTransport {
     /// Where the domain's configuration is kept.
     public let configuration = HttpTransportConfigurationStore()
     /// The log hook, or `nil` for silence.
-    public let logger: Logger?
+    @available(*, deprecated, message: "Log with LoggingInterceptor on the domain, which logs the same way on every transport")
+    public var logger: Logger? { lineLogger }
     /// The query parameters whose values the log line hides.
-    public let queryRedaction: QueryRedaction
+    @available(*, deprecated, message: "Log with LoggingInterceptor on the domain, which logs the same way on every transport")
+    public var queryRedaction: QueryRedaction { lineRedaction }
+    /// The deprecated log hook's line sink and what it hides; kept apart so the transport's own code names no
+    /// deprecated declaration.
+    private let lineLogger: (@Sendable (String) -> Void)?
+    private let lineRedaction: QueryRedaction
     /// The credential that answers HTTP authentication challenges from the configured host, or `nil` to answer none.
     public let credential: URLCredential?
     /// Where the transport writes multipart bodies with file parts before uploading them on Apple platforms (deleted
@@ -75,41 +82,78 @@ public final class URLSessionTransport: ConfigurableHttpTransport {
     ///
     /// - Parameters:
     ///   - session: The session whose configuration calls run with (`URLSession.shared` by default).
-    ///   - queryRedaction: The query parameters whose values the log line hides (`QueryRedaction.defaultNames` by default).
     ///   - credential: Answers Basic, Digest, NTLM or Negotiate challenges from the configured host, once; `nil`
     ///     (the default) answers none, so the `401` is returned.
     ///   - temporaryDirectory: Where upload bodies with files and downloaded bodies are written; the system's
     ///     temporary directory by default.
     ///   - maxBufferedStreamBytes: How far a streamed response's reader may fall behind on Linux; 64 MiB by default.
-    ///   - logger: Receives one line per call, or `nil` for silence.
     public init(
-        session: URLSession = .shared, queryRedaction: QueryRedaction = QueryRedaction(), credential: URLCredential? = nil,
-        temporaryDirectory: URL = FileManager.default.temporaryDirectory, maxBufferedStreamBytes: Int = 64 << 20,
-        logger: Logger? = nil
+        session: URLSession = .shared, credential: URLCredential? = nil,
+        temporaryDirectory: URL = FileManager.default.temporaryDirectory, maxBufferedStreamBytes: Int = 64 << 20
     ) {
         self.session = session
-        self.queryRedaction = queryRedaction
         self.credential = credential
         self.temporaryDirectory = temporaryDirectory
         self.maxBufferedStreamBytes = maxBufferedStreamBytes
-        self.logger = logger
+        self.lineLogger = nil
+        self.lineRedaction = QueryRedaction()
     }
 
     /// Creates a transport on a new session with `configuration`.
     ///
     /// - Parameters:
     ///   - configuration: The configuration of the new session.
-    ///   - queryRedaction: The query parameters whose values the log line hides (`QueryRedaction.defaultNames` by default).
     ///   - credential: Answers Basic, Digest, NTLM or Negotiate challenges from the configured host, once; `nil`
     ///     (the default) answers none, so the `401` is returned.
     ///   - temporaryDirectory: Where upload bodies with files and downloaded bodies are written; the system's
     ///     temporary directory by default.
     ///   - maxBufferedStreamBytes: How far a streamed response's reader may fall behind on Linux; 64 MiB by default.
-    ///   - logger: Receives one line per call, or `nil` for silence.
+    public convenience init(
+        configuration: URLSessionConfiguration, credential: URLCredential? = nil,
+        temporaryDirectory: URL = FileManager.default.temporaryDirectory, maxBufferedStreamBytes: Int = 64 << 20
+    ) {
+        self.init(
+            session: URLSession(configuration: configuration), credential: credential, temporaryDirectory: temporaryDirectory,
+            maxBufferedStreamBytes: maxBufferedStreamBytes)
+    }
+
+    /// Creates a transport on `session` that reports one line per call to `logger`.
+    ///
+    /// - Parameters:
+    ///   - session: The session whose configuration calls run with (`URLSession.shared` by default).
+    ///   - queryRedaction: The query parameters whose values the log line hides (`QueryRedaction.defaultNames` by default).
+    ///   - credential: Answers Basic, Digest, NTLM or Negotiate challenges from the configured host, once.
+    ///   - temporaryDirectory: Where upload bodies with files and downloaded bodies are written.
+    ///   - maxBufferedStreamBytes: How far a streamed response's reader may fall behind on Linux; 64 MiB by default.
+    ///   - logger: Receives one line per call with method, URL, status and duration, never header values.
+    @available(*, deprecated, message: "Log with LoggingInterceptor on the domain, which logs the same way on every transport")
+    public init(
+        session: URLSession = .shared, queryRedaction: QueryRedaction = QueryRedaction(), credential: URLCredential? = nil,
+        temporaryDirectory: URL = FileManager.default.temporaryDirectory, maxBufferedStreamBytes: Int = 64 << 20,
+        logger: Logger?
+    ) {
+        self.session = session
+        self.credential = credential
+        self.temporaryDirectory = temporaryDirectory
+        self.maxBufferedStreamBytes = maxBufferedStreamBytes
+        self.lineLogger = logger
+        self.lineRedaction = queryRedaction
+    }
+
+    /// Creates a transport on a new session with `configuration` that reports one line per call to `logger`.
+    ///
+    /// - Parameters:
+    ///   - configuration: The configuration of the new session.
+    ///   - queryRedaction: The query parameters whose values the log line hides (`QueryRedaction.defaultNames` by default).
+    ///   - credential: Answers Basic, Digest, NTLM or Negotiate challenges from the configured host, once.
+    ///   - temporaryDirectory: Where upload bodies with files and downloaded bodies are written.
+    ///   - maxBufferedStreamBytes: How far a streamed response's reader may fall behind on Linux; 64 MiB by default.
+    ///   - logger: Receives one line per call with method, URL, status and duration, never header values.
+    @available(*, deprecated, message: "Log with LoggingInterceptor on the domain, which logs the same way on every transport")
     public convenience init(
         configuration: URLSessionConfiguration, queryRedaction: QueryRedaction = QueryRedaction(),
         credential: URLCredential? = nil, temporaryDirectory: URL = FileManager.default.temporaryDirectory,
-        maxBufferedStreamBytes: Int = 64 << 20, logger: Logger? = nil
+        maxBufferedStreamBytes: Int = 64 << 20, logger: Logger?
     ) {
         self.init(
             session: URLSession(configuration: configuration), queryRedaction: queryRedaction, credential: credential,
@@ -128,14 +172,13 @@ public final class URLSessionTransport: ConfigurableHttpTransport {
         try refuseSessionCredentials(for: params)
         let request = makeRequest(params)
         let delegate = SessionTaskDelegate(credential: credential, credentialOrigin: settings.baseURL, userSession: session)
-        let clock = ContinuousClock()
-        let start = clock.now
+        let start = lineLogger == nil ? nil : ContinuousClock.now
         do {
             let result = try await perform(request, params: params, delegate: delegate)
-            log(request, outcome: "\(result.statusCode)", duration: clock.now - start)
+            if let start { log(request, outcome: "\(result.statusCode)", duration: ContinuousClock.now - start) }
             return result
         } catch {
-            log(request, outcome: "failed: \(error)", duration: clock.now - start)
+            if let start { log(request, outcome: "failed: \(error)", duration: ContinuousClock.now - start) }
             throw Self.translate(error, params)
         }
     }
@@ -231,10 +274,10 @@ public final class URLSessionTransport: ConfigurableHttpTransport {
     }
 
     private func log(_ request: URLRequest, outcome: String, duration: Duration) {
-        guard let logger else { return }
+        guard let lineLogger else { return }
         let milliseconds = Int((Double(duration.components.seconds) * 1_000 + Double(duration.components.attoseconds) / 1e15).rounded())
-        let url = queryRedaction.redact(request.url?.absoluteString ?? "?")
-        logger("\(request.httpMethod ?? "GET") \(url) -> \(outcome) (\(milliseconds) ms)")
+        let url = lineRedaction.redact(request.url?.absoluteString ?? "?")
+        lineLogger("\(request.httpMethod ?? "GET") \(url) -> \(outcome) (\(milliseconds) ms)")
     }
 }
 
