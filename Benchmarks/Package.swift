@@ -60,6 +60,13 @@ let package = Package(
             path: "Sources/StreamRatios",
             swiftSettings: [.treatAllWarnings(as: .error)]
         ),
+        // Calls per second and latency by concurrency against nginx, for the scale plot; run by scale-curve.sh.
+        .executableTarget(
+            name: "scale-curve",
+            dependencies: ["BenchmarkSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Sources/ScaleCurve",
+            swiftSettings: [.treatAllWarnings(as: .error)]
+        ),
         // Paired ratios of request building and response decoding (sections 1 and 2), steadier than separate benchmarks.
         .executableTarget(
             name: "inprocess-ratios",

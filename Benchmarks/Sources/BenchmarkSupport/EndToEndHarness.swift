@@ -31,6 +31,11 @@ public enum E2EClient: String, CaseIterable, CustomStringConvertible, Sendable {
 public struct E2EPayload: Codable, Sendable {
     public var items: [Catalog.Item]
 
+    /// The document as a server of another make serves it (`scale-curve --write-document`).
+    public static var document: Data {
+        get throws { try JSONEncoder().encode(sample) }
+    }
+
     /// What the server answers a GET with and what every POST sends.
     static let sample = E2EPayload(
         items: (0..<12).map { Catalog.Item(id: $0, name: "Item number \($0)", price: 1.25, available: true, tags: ["a", "b"]) })
@@ -90,7 +95,8 @@ public final class E2EHarness: Sendable {
         }
     }
 
-    func call(_ operation: E2EOperation, with client: E2EClient) async throws {
+    /// One call by `client`.
+    public func call(_ operation: E2EOperation, with client: E2EClient) async throws {
         switch (operation, client) {
         case (.get, .retroSwiftURLSession): consume(try await urlSessionApi.catalog())
         case (.post, .retroSwiftURLSession): consume(try await urlSessionApi.post(E2EPostRequest(payload: payload)))
