@@ -112,7 +112,7 @@
         ///   `CancellationError` when the calling task was cancelled, `RequestError` when the transport is not
         ///   configured.
         public func sendRequest(with params: HttpRequestParams) async throws -> HttpOperationResult {
-            let progress = TransferProgressReporter.current
+            let progress = params.progress
             let request = try makeRequest(params, progress: progress)
             let timeout = Self.nanoseconds(ofTimeout: params.timeout ?? defaultTimeout)
             let deadline = ContinuousClock.now + .nanoseconds(timeout)

@@ -231,7 +231,7 @@ public final class URLSessionTransport: ConfigurableHttpTransport {
     {
         let upload = try UploadSource(params.body, temporaryDirectory: temporaryDirectory)
         defer { upload.cleanUp() }
-        let progress = TransferProgressReporter.current
+        let progress = params.progress
         if params.responseDestination == .file && progress == nil {
             return try await download(request, params: params, upload: upload, delegate: delegate)
         }

@@ -3,7 +3,7 @@ import Foundation
 /// Where a transport reports the progress of the call it is sending, when someone observes it (see
 /// ``TransferProgress/observe(_:isolation:during:)``).
 ///
-/// Transports read ``current`` once per call, in the calling task, and skip all counting when it is `nil`. Each
+/// Transports read the call's reporter from ``HttpRequestParams/progress`` and skip all counting when it is `nil`. Each
 /// endpoint call (with its retries and redirects) gets a reporter of its own, made by ``forCall()``, so the calls an
 /// operation makes one after another, or at once, are each reported whole. The reporter keeps the promises of
 /// ``TransferProgress``: it drops reports that would go backwards or repeat, caps uploads at their size, and sends

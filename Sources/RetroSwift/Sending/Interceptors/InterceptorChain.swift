@@ -4,12 +4,16 @@ enum InterceptorChain {
         _ request: HttpRequestParams, through interceptors: [any Interceptor], redirects: RedirectPolicy,
         to transport: any HttpTransport
     ) async throws -> HttpOperationResult {
-        // An observed call gets a progress of its own, shared by its retries and redirects (see TransferProgressReporter).
+        // An observed call gets a progress of its own, shared by its retries and redirects (see TransferProgressReporter),
+        // carried by the request to the transport. It is bound as the task's current reporter too, for transports
+        // written before the request carried it.
         guard let observation = TransferProgressReporter.current else {
             return try await sendThroughChain(request, through: interceptors, redirects: redirects, to: transport)
         }
-        return try await TransferProgressReporter.$current.withValue(observation.forCall()) {
-            try await sendThroughChain(request, through: interceptors, redirects: redirects, to: transport)
+        var observed = request
+        observed.progress = observation.forCall()
+        return try await TransferProgressReporter.$current.withValue(observed.progress) {
+            try await sendThroughChain(observed, through: interceptors, redirects: redirects, to: transport)
         }
     }
 

@@ -44,6 +44,10 @@ public struct HttpRequestParams: Sendable {
     /// that interceptors add are dropped before sending too, so an interceptor that adds them can skip such calls
     /// (``BearerAuthInterceptor`` does).
     public internal(set) var withholdsSharedHeaders = false
+    /// Where the transport reports this call's upload and download progress, or `nil` when nobody observes it (see
+    /// ``TransferProgress/observe(_:isolation:during:)``): one reporter per call, shared by its retries and redirects.
+    /// A transport reads it here and skips all counting when it is `nil`.
+    public internal(set) var progress: TransferProgressReporter?
     /// Where a `@Url` field's full URL stands; `nil` for every other request, so they copy one empty pointer.
     var dynamicURLState: DynamicURLState?
     /// The base URL of the domain that built this request (``Domain/baseURL``) as it was when the call started, or
