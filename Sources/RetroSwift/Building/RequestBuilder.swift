@@ -352,6 +352,8 @@ struct RequestBuilder {
     }
 }
 
+extension RequestBuilder: ParameterSink {}
+
 extension RequestBuilder: RequestParameterVisitor {
     mutating func visit<Parameter: RequestParameter>(_ parameter: Parameter, slot: Int) throws {
         guard plan.fields.indices.contains(slot) else { throw planMismatch(Parameter.self) }

@@ -27,7 +27,6 @@ enum CallPipeline {
         do {
             var result = try await InterceptorChain.send(
                 request, through: settings.interceptors, redirects: redirects, to: domain.transport)
-            // A streamed body's failure names the URL the body comes from, the last hop's after redirects.
             let sent = request
             let source = result.url
             result.bodyStream = result.bodyStream?.wrappingFailures { TransportError.wrapping($0, of: sent, at: source) }

@@ -70,7 +70,7 @@ extension FormFile: RequestParameter {
     static var valueType: Any.Type { File.self }
     var explicitName: String? { name }
 
-    func write(to builder: inout RequestBuilder, as field: RequestPlan.Field) throws {
-        try builder.addFile(wrappedValue, for: field)
+    func write(to sink: inout some ParameterSink, as field: RequestPlan.Field) throws {
+        try sink.addFile(wrappedValue, for: field)
     }
 }

@@ -37,7 +37,7 @@ extension FormFileList: RequestParameter {
     static var valueType: Any.Type { [Element].self }
     var explicitName: String? { name }
 
-    func write(to builder: inout RequestBuilder, as field: RequestPlan.Field) throws {
-        try builder.addFiles(wrappedValue.map(\.formFile), for: field)
+    func write(to sink: inout some ParameterSink, as field: RequestPlan.Field) throws {
+        try sink.addFiles(wrappedValue.map(\.formFile), for: field)
     }
 }

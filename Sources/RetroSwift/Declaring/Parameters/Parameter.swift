@@ -34,11 +34,11 @@ extension Parameter: RequestParameter {
     static var valueType: Any.Type { Value.self }
     var explicitName: String? { name }
 
-    func write(to builder: inout RequestBuilder, as field: RequestPlan.Field) throws {
+    func write(to sink: inout some ParameterSink, as field: RequestPlan.Field) throws {
         switch Location.kind {
-        case .jsonBody: try builder.setJSONBody(wrappedValue, for: field)
-        case .queryMap, .headerMap, .formMap: try builder.addMap(wrappedValue, for: field)
-        default: try builder.add(builder.wireStrings(of: wrappedValue, for: field), for: field)
+        case .jsonBody: try sink.setJSONBody(wrappedValue, for: field)
+        case .queryMap, .headerMap, .formMap: try sink.addMap(wrappedValue, for: field)
+        default: try sink.add(sink.wireStrings(of: wrappedValue, for: field), for: field)
         }
     }
 }

@@ -45,7 +45,7 @@ extension RawBody: RequestParameter {
     static var valueType: Any.Type { Value.self }
     var explicitName: String? { nil }
 
-    func write(to builder: inout RequestBuilder, as field: RequestPlan.Field) throws {
-        try builder.setRawBody(wrappedValue.rawBodyContent, declaredContentType: contentType, for: field)
+    func write(to sink: inout some ParameterSink, as field: RequestPlan.Field) throws {
+        try sink.setRawBody(wrappedValue.rawBodyContent, declaredContentType: contentType, for: field)
     }
 }

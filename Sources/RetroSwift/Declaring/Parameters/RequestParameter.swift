@@ -4,6 +4,6 @@ protocol RequestParameter {
     /// The type of the wrapped value, which the planner checks for maps.
     static var valueType: Any.Type { get }
     var explicitName: String? { get }
-    /// Adds this field's value to the request being built, as `field` of the plan says.
-    func write(to builder: inout RequestBuilder, as field: RequestPlan.Field) throws
+    /// Hands this field's value to the request being built, as `field` of the plan says.
+    func write(to sink: inout some ParameterSink, as field: RequestPlan.Field) throws
 }
