@@ -14,7 +14,7 @@ enum CallPipeline {
         // 1. Where the call goes: the domain's path prefix, then the base URL and shared headers, read once here so
         //    that a call sees one configuration from its first hop to its last, and every transport the same.
         if let prefix = domain.pathPrefix { try prefix.apply(to: &request) }
-        request.target = try target(of: request, sentThrough: domain.transport)
+        request.target = try target(of: request, kept: domain.transportConfiguration)
         // 2. A `@Url` field's full URL: its origin against the base URL's, before interceptors add credentials.
         if request.dynamicURLState != nil {
             try request.settleOrigin(baseURL: request.target?.baseURL, credentials: redirects)
@@ -42,10 +42,10 @@ enum CallPipeline {
     /// - Throws: ``RequestError`` of kind ``RequestError/Kind/transportNotConfigured`` when neither the domain nor
     ///   the transport has a usable base URL (unless the transport's store says it needs none).
     private static func target(
-        of request: HttpRequestParams, sentThrough transport: any HttpTransport
+        of request: HttpRequestParams, kept store: HttpTransportConfigurationStore?
     ) throws -> HttpTransportConfiguration? {
         if let own = request.domainTarget?.configuration { return own }
-        guard let store = (transport as? any ConfigurableHttpTransport)?.configuration else { return nil }
+        guard let store else { return nil }
         do {
             return try store.resolve(for: request)
         } catch {

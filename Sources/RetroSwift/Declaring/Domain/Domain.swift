@@ -19,12 +19,17 @@ open class Domain {
     let settings: Locked<DomainSettings>
     /// The path a parent binds before this domain's endpoints, or `nil` for a domain that is not nested.
     let pathPrefix: PathPrefix?
+    /// Where the transport keeps the configuration set through `setConfiguration`, when RetroSwift can read it (a
+    /// ``ConfigurableHttpTransport``); looked up once here, as a cast to a protocol costs more than a whole call's
+    /// URL building when made per call.
+    let transportConfiguration: HttpTransportConfigurationStore?
 
     /// Creates a domain sending through `transport`. Subclasses configure the transport here.
     public init(transport: any HttpTransport) {
         self.transport = transport
         settings = Locked(DomainSettings.makeDefault())
         pathPrefix = nil
+        transportConfiguration = (transport as? any ConfigurableHttpTransport)?.configuration
     }
 
     /// Creates a domain nested in `parent` (Ethel's `client.gists.public` and `repository(owner:name:)`): its
@@ -60,6 +65,7 @@ open class Domain {
     ///   - values: The placeholders' values, by name.
     public init(parent: Domain, path: String, values: [String: Any] = [:]) {
         transport = parent.transport
+        transportConfiguration = parent.transportConfiguration
         settings = parent.settings
         pathPrefix = PathPrefix(parent: parent.pathPrefix, path: path, values: values)
     }

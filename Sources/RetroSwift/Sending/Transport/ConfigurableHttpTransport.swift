@@ -3,7 +3,8 @@ import Foundation
 /// A transport that keeps its configuration in an ``HttpTransportConfigurationStore`` and so gets both
 /// `setConfiguration` requirements of ``HttpTransport`` from this protocol.
 public protocol ConfigurableHttpTransport: HttpTransport {
-    /// Where the configuration set by the domain is kept.
+    /// Where the configuration set by the domain is kept: one store for the transport's lifetime (a `let`), which
+    /// each domain reads once, when it is created.
     var configuration: HttpTransportConfigurationStore { get }
 }
 
