@@ -148,3 +148,10 @@ public final class CannedTransport: HttpTransport {
         response
     }
 }
+
+extension Duration {
+    /// The duration in seconds, for the ratio tools' sums and rates.
+    public var inSeconds: Double {
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
+    }
+}

@@ -72,10 +72,7 @@ struct E2ERatios: AsyncParsableCommand {
                 if side == raw { rawTime += clock.now - start } else { oursTime += clock.now - start }
             }
         }
-        return (Self.seconds(rawTime), Self.seconds(oursTime))
+        return (rawTime.inSeconds, oursTime.inSeconds)
     }
 
-    private static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-    }
 }

@@ -81,17 +81,13 @@ struct InProcessRatios: AsyncParsableCommand {
         }
         let calls = rounds * batch
         let perCall = (baselineTime / calls, retroSwiftTime / calls)
-        let ratio = Self.seconds(retroSwiftTime) / Self.seconds(baselineTime)
+        let ratio = retroSwiftTime.inSeconds / baselineTime.inSeconds
         print("| \(label) | \(Self.format(perCall.0)) | \(Self.format(perCall.1)) | \(String(format: "%.3f", ratio)) |")
         return perCall
     }
 
-    private static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-    }
-
     private static func format(_ duration: Duration) -> String {
-        let microseconds = seconds(duration) * 1e6
+        let microseconds = duration.inSeconds * 1e6
         return microseconds >= 1_000 ? String(format: "%.2f ms", microseconds / 1_000) : String(format: "%.2f µs", microseconds)
     }
 }

@@ -79,7 +79,7 @@ struct ScaleCurve: AsyncParsableCommand {
                     while clock.now < end {
                         let begin = clock.now
                         try await harness.call(.get, with: client)
-                        own.append(Self.seconds(clock.now - begin))
+                        own.append((clock.now - begin).inSeconds)
                     }
                     return own
                 }
@@ -88,7 +88,7 @@ struct ScaleCurve: AsyncParsableCommand {
             for try await own in group { all += own }
             return all
         }
-        return (latencies, Self.seconds(clock.now - start))
+        return (latencies, (clock.now - start).inSeconds)
     }
 
     private static func name(_ client: E2EClient) -> String {
@@ -105,7 +105,4 @@ struct ScaleCurve: AsyncParsableCommand {
         return sorted[min(sorted.count - 1, Int((Double(sorted.count) * fraction).rounded(.down)))]
     }
 
-    private static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-    }
 }

@@ -60,10 +60,7 @@ struct StreamRatios: AsyncParsableCommand {
                 if side == raw { rawTime += clock.now - start } else { oursTime += clock.now - start }
             }
         }
-        return (Self.seconds(rawTime), Self.seconds(oursTime))
+        return (rawTime.inSeconds, oursTime.inSeconds)
     }
 
-    private static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-    }
 }

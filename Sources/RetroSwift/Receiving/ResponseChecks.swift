@@ -93,7 +93,7 @@ enum ResponseChecks {
         var length = earlier
         for element in value.split(separator: ",", omittingEmptySubsequences: false) {
             // RFC 9110 §5.6.1: list elements are separated by optional whitespace, spaces and tabs only.
-            let text = element.utf8.allSatisfy({ !isWhitespace($0) }) ? String(element) : trimmed(String(element))
+            let text = trimmed(String(element))
             guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
                 throw malformed(request, "the Content-Length '\(printable(value))' is not a decimal number", nil)
             }
