@@ -26,7 +26,7 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
             exclude: [
-                "BodyCases.swift", "ConformanceApi.swift", "ConformanceContext.swift", "ConnectionCases.swift", "FramingCases.swift",
+                "BodyCases.swift", "CacheCases.swift", "ConformanceApi.swift", "ConformanceContext.swift", "ConnectionCases.swift", "FramingCases.swift",
                 "RedirectCases.swift", "RequestCases.swift", "ResponseFieldCases.swift", "TimingCases.swift",
                 "TransportConformance.swift", "TransportConformanceCase.swift", "TransportConformanceFailure.swift",
                 "TransportLimitation.swift",

@@ -24,6 +24,7 @@
         /// Every case, in a stable order.
         public static let cases: [TransportConformanceCase] =
             responseFieldCases + framingCases + bodyCases + requestCases + redirectCases + connectionCases + timingCases
+            + cacheCases
 
         /// Runs every case against transports made by `makeTransport`, one at a time.
         ///

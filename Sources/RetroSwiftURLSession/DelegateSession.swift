@@ -201,6 +201,14 @@ private final class DelegateSessionDelegate: NSObject, URLSessionDataDelegate, @
     }
 
     func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, willCacheResponse proposedResponse: CachedURLResponse,
+        completionHandler: @escaping @Sendable (CachedURLResponse?) -> Void
+    ) {
+        // A call RetroSwift's HttpCache handles is stored there, not twice.
+        completionHandler(call(for: dataTask)?.params.isCachedByRetroSwift == true ? nil : proposedResponse)
+    }
+
+    func urlSession(
         _ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64, totalBytesSent: Int64,
         totalBytesExpectedToSend: Int64
     ) {

@@ -220,6 +220,9 @@ public final class URLSessionTransport: ConfigurableHttpTransport {
         // Capped at a year: swift-corelibs-foundation turns the interval into whole milliseconds, which `.infinity` (no
         // timeout, for a stream that may stay silent) would overflow.
         if let timeout = params.timeout, timeout > 0 { request.timeoutInterval = min(timeout, 365 * 24 * 3600) }
+        // RetroSwift's cache decides; URLCache must neither answer for it (a 200 where RetroSwift asked a 304) nor
+        // store a second copy (see DelegateSessionDelegate's willCacheResponse).
+        if params.isCachedByRetroSwift { request.cachePolicy = .reloadIgnoringLocalCacheData }
         for header in params.headerFields {
             request.setValue(header.value, forHTTPHeaderField: header.name)
         }

@@ -52,6 +52,18 @@ struct E2EAck: Codable, Sendable {
 final class E2EApi: Domain, @unchecked Sendable {
     @Get("/catalog") var catalog: () async throws -> E2EPayload
     @Post("/catalog") var post: (E2EPostRequest) async throws -> E2EAck
+    @Get("/catalog/fresh") var fresh: () async throws -> HttpResponse<E2EPayload>
+    @Get("/catalog/revalidated") var revalidated: () async throws -> HttpResponse<E2EPayload>
+}
+
+/// What the cache benchmark compares: the same GET of the 1 KB document from the network, as a fresh cache hit, and
+/// revalidated by a `304`.
+public enum E2ECacheCall: String, CaseIterable, CustomStringConvertible, Sendable {
+    case network = "network, no cache"
+    case hit = "fresh cache hit"
+    case revalidated = "revalidated (304)"
+
+    public var description: String { rawValue }
 }
 
 /// The clients, made once per process, calling a server in another process.
@@ -67,6 +79,8 @@ public final class E2EHarness: Sendable {
     let session = URLSession(configuration: .ephemeral)
     let urlSessionApi: E2EApi
     let asyncHTTPClientApi: E2EApi
+    /// The same API with an ``HttpCache``, on each transport.
+    let cachedApis: [E2EApi]
     let payload = E2EPayload.sample
     /// Only held, so that the server's standard input stays open (and the server alive) as long as the harness.
     private let server: E2EServerProcess?
@@ -85,6 +99,29 @@ public final class E2EHarness: Sendable {
         let asyncHTTPClientTransport = AsyncHTTPClientTransport()
         asyncHTTPClientTransport.setConfiguration(baseURL: baseURL, sharedHeaders: nil)
         asyncHTTPClientApi = E2EApi(transport: asyncHTTPClientTransport)
+        let transports: [any HttpTransport] = [urlSessionTransport, asyncHTTPClientTransport]
+        cachedApis = transports.map { transport in
+            let api = E2EApi(transport: transport)
+            api.httpCache = HttpCache()
+            return api
+        }
+    }
+
+    /// One GET of the document by RetroSwift on URLSession (`asyncHTTPClient` false) or async-http-client, as `call`
+    /// says: without a cache, or through one where it is fresh, or through one that revalidates it.
+    public func cacheCall(_ call: E2ECacheCall, asyncHTTPClient: Bool) async throws {
+        let api = cachedApis[asyncHTTPClient ? 1 : 0]
+        switch call {
+        case .network: consume(try await (asyncHTTPClient ? asyncHTTPClientApi : urlSessionApi).catalog())
+        case .hit:
+            let response = try await api.fresh()
+            guard response.source == .cache || response.source == .network else { throw URLError(.badServerResponse) }
+            consume(response)
+        case .revalidated:
+            let response = try await api.revalidated()
+            guard response.source == .revalidatedCache || response.source == .network else { throw URLError(.badServerResponse) }
+            consume(response)
+        }
     }
 
     /// Runs `tasks` concurrent calls and waits for all of them.

@@ -65,7 +65,8 @@ public final class E2EServerProcess: Sendable {
         return executable
     }
 
-    /// The `--serve` side: answers GET /catalog with the 1 KB document, POST /catalog with `{"ok":true}` and
+    /// The `--serve` side: answers GET /catalog with the 1 KB document (and `/catalog/fresh` and
+    /// `/catalog/revalidated` with it, for the cache), POST /catalog with `{"ok":true}` and
     /// GET /events?count=N with N copies of ``StreamingFixture/block`` (a `text/event-stream`) on
     /// 127.0.0.1, prints the port, and returns when standard input closes, so the server never outlives its parent.
     public static func serve() async throws {
@@ -75,6 +76,19 @@ public final class E2EServerProcess: Sendable {
             if request.encodedPath == "/events" {
                 let count = Int(request.queryItems.first { $0.name == "count" }?.value ?? "1") ?? 1
                 return ScriptedResponse(headers: [("Content-Type", "text/event-stream")], body: block, behavior: .repeated(count: count))
+            }
+            // The cache benchmark's two: fresh for an hour, and revalidated every time (a 304 to its ETag).
+            if request.encodedPath == "/catalog/fresh" {
+                return ScriptedResponse(
+                    status: 200, headers: [("Content-Type", "application/json"), ("Cache-Control", "max-age=3600")], body: catalog)
+            }
+            if request.encodedPath == "/catalog/revalidated" {
+                if request.header("If-None-Match") == "\"catalog\"" {
+                    return ScriptedResponse(status: 304, headers: [("ETag", "\"catalog\"")])
+                }
+                return ScriptedResponse(
+                    status: 200, headers: [("Content-Type", "application/json"), ("Cache-Control", "no-cache"), ("ETag", "\"catalog\"")],
+                    body: catalog)
             }
             return request.method == "GET"
                 ? ScriptedResponse(status: 200, headers: [("Content-Type", "application/json")], body: catalog)

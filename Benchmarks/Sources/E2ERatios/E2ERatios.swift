@@ -19,11 +19,15 @@ struct E2ERatios: AsyncParsableCommand {
     @Flag(help: "Only serve on 127.0.0.1: print the port, run until killed or until standard input closes.")
     var serve = false
 
+    @Flag(help: "Measure what HttpCache saves instead: a fresh hit and a 304 revalidation against the network.")
+    var cache = false
+
     func run() async throws {
         if serve { return try await E2EServerProcess.serve() }
         let server = try E2EServerProcess.start(Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0]))
         defer { server.stop() }
         let harness = E2EHarness(baseURL: server.baseURL)
+        if cache { return try await cacheRatios(harness) }
         print(
             "| call | tasks | RetroSwift + URLSessionTransport / raw URLSession | RetroSwift + AsyncHTTPClientTransport / raw async-http-client | AsyncHTTPClientTransport / URLSessionTransport |"
         )
@@ -52,6 +56,33 @@ struct E2ERatios: AsyncParsableCommand {
         )
         print("| --- | --- | --- | --- | --- | --- |")
         for row in rates { print(row) }
+    }
+
+    /// Time per call of a GET from the network, a fresh hit and a 304 revalidation, paired round by round.
+    private func cacheRatios(_ harness: E2EHarness) async throws {
+        print("| transport | network, no cache | fresh cache hit | revalidated (304) | network / hit | network / revalidated |")
+        print("| --- | --- | --- | --- | --- | --- |")
+        for (name, asyncHTTPClient) in [("URLSessionTransport", false), ("AsyncHTTPClientTransport", true)] {
+            var totals: [E2ECacheCall: Duration] = [:]
+            let calls = E2ECacheCall.allCases
+            for _ in 0..<20 { for call in calls { try await harness.cacheCall(call, asyncHTTPClient: asyncHTTPClient) } }
+            let clock = ContinuousClock()
+            for round in 0..<rounds {
+                // Each round in another order, so no call always follows the same one.
+                for index in 0..<calls.count {
+                    let call = calls[(index + round) % calls.count]
+                    let start = clock.now
+                    try await harness.cacheCall(call, asyncHTTPClient: asyncHTTPClient)
+                    totals[call, default: .zero] += clock.now - start
+                }
+            }
+            let micros = calls.map { (totals[$0] ?? .zero).inSeconds / Double(rounds) * 1e6 }
+            let row =
+                [name] + micros.map { String(format: "%.1f µs", $0) } + [
+                    String(format: "%.1f×", micros[0] / micros[1]), String(format: "%.2f×", micros[0] / micros[2]),
+                ]
+            print("| " + row.joined(separator: " | ") + " |")
+        }
     }
 
     /// Total seconds spent by each side over all rounds, after a warm-up; throughput ratio is raw / ours.

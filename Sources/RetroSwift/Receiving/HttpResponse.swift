@@ -11,6 +11,8 @@ public struct HttpResponse<Body> {
     public let headers: HttpHeaderFields
     /// The URL the response came from: after redirects, the last one. `nil` when the transport did not say.
     public let url: URL?
+    /// Where the response came from: ``ResponseSource/network`` unless the domain's ``HttpCache`` answered the call.
+    public let source: ResponseSource
 
     /// Creates a value, for mocks.
     ///
@@ -19,7 +21,11 @@ public struct HttpResponse<Body> {
     ///   - statusCode: The HTTP status code.
     ///   - headers: The response headers.
     ///   - url: The URL the response came from.
-    public init(body: Body, statusCode: Int = 200, headers: HttpHeaderFields = [:], url: URL? = nil) {
+    ///   - source: Where the response came from.
+    public init(
+        body: Body, statusCode: Int = 200, headers: HttpHeaderFields = [:], url: URL? = nil, source: ResponseSource = .network
+    ) {
+        self.source = source
         self.body = body
         self.statusCode = statusCode
         self.headers = headers
@@ -65,7 +71,8 @@ extension HttpResponse: HttpResponseDecodable {
         }
         return HttpResponse(
             body: try context.decode(Body.self, from: response, acceptingAnyStatus: isRedirect && !bodyTakesErrors),
-            statusCode: response.statusCode, headers: response.headers, url: response.url
+            statusCode: response.statusCode, headers: response.headers, url: response.url,
+            source: response.source
         )
     }
 }

@@ -8,9 +8,11 @@ enum CallPipeline {
     ///
     /// `nonisolated(nonsending)`: runs on the caller's actor until the transport call, like the callers.
     nonisolated(nonsending) static func send(
-        _ built: HttpRequestParams, of domain: Domain, settings: DomainSettings, redirects: RedirectPolicy
+        _ built: HttpRequestParams, of domain: Domain, settings: DomainSettings, redirects: RedirectPolicy,
+        cacheMode: CacheMode = .standard
     ) async throws -> HttpOperationResult {
         var request = built
+        if let cache = settings.cache { request.caching = CallCaching(cache: cache, mode: cacheMode) }
         // 1. Where the call goes: the domain's path prefix, then the base URL and shared headers, read once here so
         //    that a call sees one configuration from its first hop to its last, and every transport the same.
         if let prefix = domain.pathPrefix { try prefix.apply(to: &request) }
@@ -19,8 +21,9 @@ enum CallPipeline {
         if request.dynamicURLState != nil {
             try request.settleOrigin(baseURL: request.target?.baseURL, credentials: redirects)
         }
-        // 3. Interceptors in order, then redirects (RedirectFollower), then the transport, whose every answer
-        //    ResponseChecks holds to the framing rules and limits before anything else sees it.
+        // 3. Interceptors in order, then redirects (RedirectFollower), then the domain's cache (CachingExchange), then
+        //    the transport, whose every answer ResponseChecks holds to the framing rules and limits before anything
+        //    else sees it.
         // 4. A failure below RetroSwift leaves the call as a TransportError naming the endpoint and the URL; the
         //    interceptors (retries among them) saw it as it was thrown.
         //    A streamed body's failures are wrapped the same way as they surface, naming the last hop's URL.

@@ -11,7 +11,8 @@ enum EndpointCall {
         let settings = domain.settings.current
         let params = try buildParams(domain, key, state, declaration, request, Response.self, settings)
         let result = try await CallPipeline.send(
-            params, of: domain, settings: settings, redirects: declaration.redirects ?? settings.redirectPolicy)
+            params, of: domain, settings: settings, redirects: declaration.redirects ?? settings.redirectPolicy,
+            cacheMode: declaration.cache ?? .standard)
         return try ResponseDecodingContext(decoder: settings.jsonDecoder, endpoint: params.endpoint, responseLimits: params.responseLimits)
             .decode(Response.self, from: result)
     }

@@ -67,6 +67,7 @@ enum DocCExamples {
             for field in params.headerFields {
                 request.addValue(field.value, forHTTPHeaderField: field.name)
             }
+            if params.isCachedByRetroSwift { request.cachePolicy = .reloadIgnoringLocalCacheData }  // HttpCache decides
             request.httpBody = try params.body?.data()  // small bodies only; stream multipart files in production
 
             let (data, response) = try await session.data(for: request)

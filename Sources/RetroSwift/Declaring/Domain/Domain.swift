@@ -115,6 +115,14 @@ open class Domain {
         set { settings.withLock { $0.responseLimits = newValue } }
     }
 
+    /// The HTTP cache this domain's calls use, by the rules of RFC 9111; `nil` (the default) caches nothing. One
+    /// cache may be shared by several domains. An endpoint can opt out or always revalidate with `cache:` (see
+    /// ``CacheMode``); a response says where it came from in ``HttpResponse/source``.
+    public var httpCache: HttpCache? {
+        get { settings.current.cache }
+        set { settings.withLock { $0.cache = newValue } }
+    }
+
     /// Where this domain's calls go: scheme, host, and optionally a port and a base path, such as
     /// `https://api.example.com/v2`. `nil` (the default for `Domain`) leaves it to the transport's
     /// `setConfiguration`; ``ApiDomain`` sets it from its `baseURL:`.

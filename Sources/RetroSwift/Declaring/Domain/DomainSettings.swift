@@ -9,6 +9,7 @@ struct DomainSettings: Sendable {
     var interceptors: [any Interceptor] = []
     var redirectPolicy: RedirectPolicy = .default
     var responseLimits: ResponseLimits = .default
+    var cache: HttpCache?
     /// The domain's own base URL and shared headers; `nil` when it has neither, so a call copies no more than one
     /// reference for them (they are read on every call).
     var target: DomainTarget?

@@ -31,12 +31,14 @@ public struct Endpoint<Method: EndpointMethod, Signature>: Sendable {
     ///   - headers: Headers sent on every call of this endpoint (Retrofit's `@Headers`); request fields override them.
     ///   - formEncoding: `.multipart` forces a multipart body even without `@FormFile` fields.
     ///   - redirects: How this endpoint follows redirects; `nil` uses the domain's ``Domain/redirectPolicy``.
+    ///   - cache: How this endpoint uses the domain's ``Domain/httpCache``; `nil` follows RFC 9111 (``CacheMode/standard``).
     ///   - otherHosts: Which hosts besides the base URL's a `@Url` field's full URL may lead to; none by default.
     public init<Request, Response>(
         _ path: String = "", timeout: TimeInterval? = nil, headers: [String: String] = [:],
-        formEncoding: FormEncoding = .automatic, redirects: RedirectPolicy? = nil, otherHosts: OtherHostPolicy = .refused
+        formEncoding: FormEncoding = .automatic, redirects: RedirectPolicy? = nil, otherHosts: OtherHostPolicy = .refused,
+        cache: CacheMode? = nil
     ) where Signature == (Request) async throws -> Response {
-        self.init(path, timeout, headers, formEncoding, redirects, otherHosts, request: Request.self, response: Response.self) {
+        self.init(path, timeout, headers, formEncoding, redirects, otherHosts, cache, request: Request.self, response: Response.self) {
             domain, key, state, declaration in
             { request in try await EndpointCall.perform(domain, key, state, declaration, request) }
         }
@@ -50,11 +52,12 @@ public struct Endpoint<Method: EndpointMethod, Signature>: Sendable {
     ///   - headers: Headers sent on every call of this endpoint (Retrofit's `@Headers`); request fields override them.
     ///   - formEncoding: `.multipart` forces a multipart body even without `@FormFile` fields.
     ///   - redirects: How this endpoint follows redirects; `nil` uses the domain's ``Domain/redirectPolicy``.
+    ///   - cache: How this endpoint uses the domain's ``Domain/httpCache``; `nil` follows RFC 9111 (``CacheMode/standard``).
     public init<Response>(
         _ path: String, timeout: TimeInterval? = nil, headers: [String: String] = [:],
-        formEncoding: FormEncoding = .automatic, redirects: RedirectPolicy? = nil
+        formEncoding: FormEncoding = .automatic, redirects: RedirectPolicy? = nil, cache: CacheMode? = nil
     ) where Signature == () async throws -> Response {
-        self.init(path, timeout, headers, formEncoding, redirects, .refused, request: Void.self, response: Response.self) {
+        self.init(path, timeout, headers, formEncoding, redirects, .refused, cache, request: Void.self, response: Response.self) {
             domain, key, state, declaration in
             { try await EndpointCall.perform(domain, key, state, declaration, ()) }
         }
@@ -70,12 +73,14 @@ public struct Endpoint<Method: EndpointMethod, Signature>: Sendable {
     ///   - headers: Headers sent on every call of this endpoint (Retrofit's `@Headers`); request fields override them.
     ///   - formEncoding: `.multipart` forces a multipart body even without `@FormFile` fields.
     ///   - redirects: How this endpoint follows redirects; `nil` uses the domain's ``Domain/redirectPolicy``.
+    ///   - cache: How this endpoint uses the domain's ``Domain/httpCache``; `nil` follows RFC 9111 (``CacheMode/standard``).
     ///   - otherHosts: Which hosts besides the base URL's a `@Url` field's full URL may lead to; none by default.
     public init<Request, Response>(
         _ path: String = "", timeout: TimeInterval? = nil, headers: [String: String] = [:],
-        formEncoding: FormEncoding = .automatic, redirects: RedirectPolicy? = nil, otherHosts: OtherHostPolicy = .refused
+        formEncoding: FormEncoding = .automatic, redirects: RedirectPolicy? = nil, otherHosts: OtherHostPolicy = .refused,
+        cache: CacheMode? = nil
     ) where Signature == @Sendable (Request) async throws -> Response {
-        self.init(path, timeout, headers, formEncoding, redirects, otherHosts, request: Request.self, response: Response.self) {
+        self.init(path, timeout, headers, formEncoding, redirects, otherHosts, cache, request: Request.self, response: Response.self) {
             domain, key, state, declaration in
             let key = PlanKey(key)
             let domain = SendableDomain(domain)
@@ -91,11 +96,12 @@ public struct Endpoint<Method: EndpointMethod, Signature>: Sendable {
     ///   - headers: Headers sent on every call of this endpoint (Retrofit's `@Headers`); request fields override them.
     ///   - formEncoding: `.multipart` forces a multipart body even without `@FormFile` fields.
     ///   - redirects: How this endpoint follows redirects; `nil` uses the domain's ``Domain/redirectPolicy``.
+    ///   - cache: How this endpoint uses the domain's ``Domain/httpCache``; `nil` follows RFC 9111 (``CacheMode/standard``).
     public init<Response>(
         _ path: String, timeout: TimeInterval? = nil, headers: [String: String] = [:],
-        formEncoding: FormEncoding = .automatic, redirects: RedirectPolicy? = nil
+        formEncoding: FormEncoding = .automatic, redirects: RedirectPolicy? = nil, cache: CacheMode? = nil
     ) where Signature == @Sendable () async throws -> Response {
-        self.init(path, timeout, headers, formEncoding, redirects, .refused, request: Void.self, response: Response.self) {
+        self.init(path, timeout, headers, formEncoding, redirects, .refused, cache, request: Void.self, response: Response.self) {
             domain, key, state, declaration in
             let key = PlanKey(key)
             let domain = SendableDomain(domain)
@@ -113,12 +119,14 @@ public struct Endpoint<Method: EndpointMethod, Signature>: Sendable {
     ///   - headers: Headers sent on every call of this endpoint (Retrofit's `@Headers`); request fields override them.
     ///   - formEncoding: `.multipart` forces a multipart body even without `@FormFile` fields.
     ///   - redirects: How this endpoint follows redirects; `nil` uses the domain's ``Domain/redirectPolicy``.
+    ///   - cache: How this endpoint uses the domain's ``Domain/httpCache``; `nil` follows RFC 9111 (``CacheMode/standard``).
     ///   - otherHosts: Which hosts besides the base URL's a `@Url` field's full URL may lead to; none by default.
     public init<Request, Response>(
         _ path: String = "", timeout: TimeInterval? = nil, headers: [String: String] = [:],
-        formEncoding: FormEncoding = .automatic, redirects: RedirectPolicy? = nil, otherHosts: OtherHostPolicy = .refused
+        formEncoding: FormEncoding = .automatic, redirects: RedirectPolicy? = nil, otherHosts: OtherHostPolicy = .refused,
+        cache: CacheMode? = nil
     ) where Signature == nonisolated(nonsending) (Request) async throws -> Response {
-        self.init(path, timeout, headers, formEncoding, redirects, otherHosts, request: Request.self, response: Response.self) {
+        self.init(path, timeout, headers, formEncoding, redirects, otherHosts, cache, request: Request.self, response: Response.self) {
             domain, key, state, declaration in
             { request in try await EndpointCall.perform(domain, key, state, declaration, request) }
         }
@@ -132,11 +140,12 @@ public struct Endpoint<Method: EndpointMethod, Signature>: Sendable {
     ///   - headers: Headers sent on every call of this endpoint (Retrofit's `@Headers`); request fields override them.
     ///   - formEncoding: `.multipart` forces a multipart body even without `@FormFile` fields.
     ///   - redirects: How this endpoint follows redirects; `nil` uses the domain's ``Domain/redirectPolicy``.
+    ///   - cache: How this endpoint uses the domain's ``Domain/httpCache``; `nil` follows RFC 9111 (``CacheMode/standard``).
     public init<Response>(
         _ path: String, timeout: TimeInterval? = nil, headers: [String: String] = [:],
-        formEncoding: FormEncoding = .automatic, redirects: RedirectPolicy? = nil
+        formEncoding: FormEncoding = .automatic, redirects: RedirectPolicy? = nil, cache: CacheMode? = nil
     ) where Signature == nonisolated(nonsending) () async throws -> Response {
-        self.init(path, timeout, headers, formEncoding, redirects, .refused, request: Void.self, response: Response.self) {
+        self.init(path, timeout, headers, formEncoding, redirects, .refused, cache, request: Void.self, response: Response.self) {
             domain, key, state, declaration in
             { try await EndpointCall.perform(domain, key, state, declaration, ()) }
         }
@@ -151,12 +160,14 @@ public struct Endpoint<Method: EndpointMethod, Signature>: Sendable {
     ///   - headers: Headers sent on every call of this endpoint (Retrofit's `@Headers`); request fields override them.
     ///   - formEncoding: `.multipart` forces a multipart body even without `@FormFile` fields.
     ///   - redirects: How this endpoint follows redirects; `nil` uses the domain's ``Domain/redirectPolicy``.
+    ///   - cache: How this endpoint uses the domain's ``Domain/httpCache``; `nil` follows RFC 9111 (``CacheMode/standard``).
     ///   - otherHosts: Which hosts besides the base URL's a `@Url` field's full URL may lead to; none by default.
     public init<Request, Response>(
         _ path: String = "", timeout: TimeInterval? = nil, headers: [String: String] = [:],
-        formEncoding: FormEncoding = .automatic, redirects: RedirectPolicy? = nil, otherHosts: OtherHostPolicy = .refused
+        formEncoding: FormEncoding = .automatic, redirects: RedirectPolicy? = nil, otherHosts: OtherHostPolicy = .refused,
+        cache: CacheMode? = nil
     ) where Signature == nonisolated(nonsending) @Sendable (Request) async throws -> Response {
-        self.init(path, timeout, headers, formEncoding, redirects, otherHosts, request: Request.self, response: Response.self) {
+        self.init(path, timeout, headers, formEncoding, redirects, otherHosts, cache, request: Request.self, response: Response.self) {
             domain, key, state, declaration in
             let key = PlanKey(key)
             let domain = SendableDomain(domain)
@@ -172,11 +183,12 @@ public struct Endpoint<Method: EndpointMethod, Signature>: Sendable {
     ///   - headers: Headers sent on every call of this endpoint (Retrofit's `@Headers`); request fields override them.
     ///   - formEncoding: `.multipart` forces a multipart body even without `@FormFile` fields.
     ///   - redirects: How this endpoint follows redirects; `nil` uses the domain's ``Domain/redirectPolicy``.
+    ///   - cache: How this endpoint uses the domain's ``Domain/httpCache``; `nil` follows RFC 9111 (``CacheMode/standard``).
     public init<Response>(
         _ path: String, timeout: TimeInterval? = nil, headers: [String: String] = [:],
-        formEncoding: FormEncoding = .automatic, redirects: RedirectPolicy? = nil
+        formEncoding: FormEncoding = .automatic, redirects: RedirectPolicy? = nil, cache: CacheMode? = nil
     ) where Signature == nonisolated(nonsending) @Sendable () async throws -> Response {
-        self.init(path, timeout, headers, formEncoding, redirects, .refused, request: Void.self, response: Response.self) {
+        self.init(path, timeout, headers, formEncoding, redirects, .refused, cache, request: Void.self, response: Response.self) {
             domain, key, state, declaration in
             let key = PlanKey(key)
             let domain = SendableDomain(domain)
@@ -187,12 +199,12 @@ public struct Endpoint<Method: EndpointMethod, Signature>: Sendable {
     /// The one initializer behind the public ones, which differ only in the closure type they make.
     private init(
         _ path: String, _ timeout: TimeInterval?, _ headers: [String: String], _ formEncoding: FormEncoding,
-        _ redirects: RedirectPolicy?, _ otherHosts: OtherHostPolicy, request: Any.Type, response: Any.Type,
+        _ redirects: RedirectPolicy?, _ otherHosts: OtherHostPolicy, _ cache: CacheMode?, request: Any.Type, response: Any.Type,
         makeCall: @escaping @Sendable (Domain, AnyKeyPath, EndpointState<Signature>, EndpointDeclaration) -> Signature
     ) {
         declaration = EndpointDeclaration(
             method: Method.method, template: path, timeout: timeout, headers: headers, formEncoding: formEncoding,
-            redirects: redirects, otherHosts: otherHosts
+            redirects: redirects, otherHosts: otherHosts, cache: cache
         )
         self.makeCall = makeCall
         let types = InspectedTypes(request: request, response: response)

@@ -9,4 +9,5 @@ struct EndpointDeclaration: Sendable {
     let formEncoding: FormEncoding
     let redirects: RedirectPolicy?
     let otherHosts: OtherHostPolicy
+    var cache: CacheMode? = nil
 }

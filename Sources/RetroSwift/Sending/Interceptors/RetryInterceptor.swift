@@ -98,22 +98,8 @@ public struct RetryInterceptor: Interceptor {
             // Hundreds of digits spell infinity; the largest finite delay says the same and keeps the arithmetic finite.
             return min(seconds, .greatestFiniteMagnitude)
         }
-        // HTTP dates are printable ASCII. Anything else never reaches DateFormatter, which traps on some combining
-        // marks (`T` followed by U+0334) in swift-corelibs-foundation: a server must not be able to crash the client.
-        guard value.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return nil }
-        let collapsed = value.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
-        for format in ["EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy"] {
-            let formatter = DateFormatter()
-            formatter.locale = Locale(identifier: "en_US_POSIX")
-            formatter.timeZone = TimeZone(identifier: "GMT")
-            formatter.dateFormat = format
-            if format.hasPrefix("EEEE") {
-                // RFC 850's two-digit year: RFC 9110 reads one more than 50 years ahead as the past century.
-                formatter.twoDigitStartDate = now().addingTimeInterval(-50 * 365.25 * 86_400)
-            }
-            if let date = formatter.date(from: collapsed) { return max(0, date.timeIntervalSince(now())) }
-        }
-        return nil
+        guard let date = HttpDate.parse(value, now: now()) else { return nil }
+        return max(0, date.timeIntervalSince(now()))
     }
 
     private static func isTransient(_ error: any Error) -> Bool {

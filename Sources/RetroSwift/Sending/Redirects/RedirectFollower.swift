@@ -18,9 +18,17 @@ enum RedirectFollower {
         return try await follow(first, of: request, policy: policy, to: transport)
     }
 
-    /// One exchange with the transport, its response held to ``ResponseChecks`` before anything else sees it; a
-    /// refused response's stream is closed and its file deleted.
+    /// One exchange: through the domain's cache when it has one (``CachingExchange``), else with the transport.
     private static func exchange(_ request: HttpRequestParams, with transport: any HttpTransport) async throws -> HttpOperationResult {
+        guard let caching = request.caching else { return try await networkExchange(request, with: transport) }
+        return try await CachingExchange.send(request, caching: caching) { try await networkExchange($0, with: transport) }
+    }
+
+    /// One exchange with the transport, its response held to ``ResponseChecks`` before anything else sees it (or
+    /// stores it); a refused response's stream is closed and its file deleted.
+    private static func networkExchange(_ request: HttpRequestParams, with transport: any HttpTransport) async throws
+        -> HttpOperationResult
+    {
         var result = try await transport.sendRequest(with: request)
         // A relative `Location` resolves against the URL requested, which RetroSwift knows when the transport does
         // not say.

@@ -16,6 +16,8 @@ public struct HttpOperationResult: Sendable {
     /// The URL this response came from. Transports set it to the URL they requested; RetroSwift resolves a
     /// relative `Location` against it, and after redirects it is the final URL. `nil` when unknown.
     public var url: URL?
+    /// Where the response came from: the network, unless the domain's ``HttpCache`` answered the call.
+    public internal(set) var source: ResponseSource = .network
 
     /// Creates a result; transports and test fakes call this.
     ///

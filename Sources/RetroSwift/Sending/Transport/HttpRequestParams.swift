@@ -48,6 +48,12 @@ public struct HttpRequestParams: Sendable {
     /// ``TransferProgress/observe(_:isolation:during:)``): one reporter per call, shared by its retries and redirects.
     /// A transport reads it here and skips all counting when it is `nil`.
     public internal(set) var progress: TransferProgressReporter?
+    /// Whether RetroSwift's ``HttpCache`` handles this call's caching: its domain has a ``Domain/httpCache``. A transport
+    /// with a cache of its own (URLSession's `URLCache`) leaves such a call out of it, neither answering from it nor
+    /// storing the response, so that nothing is cached twice or answered by rules RetroSwift does not know.
+    public var isCachedByRetroSwift: Bool { caching != nil }
+    /// The domain's cache and the endpoint's ``CacheMode``; `nil` for a domain without a cache.
+    var caching: CallCaching?
     /// Where a `@Url` field's full URL stands; `nil` for every other request, so they copy one empty pointer.
     var dynamicURLState: DynamicURLState?
     /// The base URL of the domain that built this request (``Domain/baseURL``) as it was when the call started, or
