@@ -61,6 +61,7 @@ final class E2EApi: Domain, @unchecked Sendable {
 public enum E2ECacheCall: String, CaseIterable, CustomStringConvertible, Sendable {
     case network = "network, no cache"
     case hit = "fresh cache hit"
+    case diskHit = "fresh hit, disk cache"
     case revalidated = "revalidated (304)"
 
     public var description: String { rawValue }
@@ -81,6 +82,10 @@ public final class E2EHarness: Sendable {
     let asyncHTTPClientApi: E2EApi
     /// The same API with an ``HttpCache``, on each transport.
     let cachedApis: [E2EApi]
+    /// The same API with an ``HttpCache`` on disk, on each transport.
+    let diskCachedApis: [E2EApi]
+    /// Where the disk caches are; ``removeDiskCaches()`` deletes it.
+    let diskCacheDirectory: URL
     let payload = E2EPayload.sample
     /// Only held, so that the server's standard input stays open (and the server alive) as long as the harness.
     private let server: E2EServerProcess?
@@ -105,6 +110,18 @@ public final class E2EHarness: Sendable {
             api.httpCache = HttpCache()
             return api
         }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("retroswift-bench-cache-\(UUID().uuidString)")
+        diskCacheDirectory = directory
+        diskCachedApis = transports.enumerated().map { index, transport in
+            let api = E2EApi(transport: transport)
+            api.httpCache = try? HttpCache(directory: directory.appendingPathComponent("\(index)"))
+            return api
+        }
+    }
+
+    /// Deletes the disk caches' directory.
+    public func removeDiskCaches() {
+        try? FileManager.default.removeItem(at: diskCacheDirectory)
     }
 
     /// One GET of the document by RetroSwift on URLSession (`asyncHTTPClient` false) or async-http-client, as `call`
@@ -113,8 +130,8 @@ public final class E2EHarness: Sendable {
         let api = cachedApis[asyncHTTPClient ? 1 : 0]
         switch call {
         case .network: consume(try await (asyncHTTPClient ? asyncHTTPClientApi : urlSessionApi).catalog())
-        case .hit:
-            let response = try await api.fresh()
+        case .hit, .diskHit:
+            let response = try await (call == .hit ? api : diskCachedApis[asyncHTTPClient ? 1 : 0]).fresh()
             guard response.source == .cache || response.source == .network else { throw URLError(.badServerResponse) }
             consume(response)
         case .revalidated:
