@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "RetroSwiftAsyncHTTPClient", targets: ["RetroSwiftAsyncHTTPClient"]),
         .library(name: "RetroSwiftLogging", targets: ["RetroSwiftLogging"]),
         .library(name: "RetroSwiftTracing", targets: ["RetroSwiftTracing"]),
+        .library(name: "RetroSwiftMetrics", targets: ["RetroSwiftMetrics"]),
         // For transport authors, behind the trait `TransportConformance`: its scripted server needs SwiftNIO.
         .library(name: "RetroSwiftTransportConformance", targets: ["RetroSwiftTransportConformance"]),
     ],
@@ -33,6 +34,11 @@ let package = Package(
                 "Builds RetroSwiftTracing's TracingInterceptor on apple/swift-distributed-tracing; off by default so other users never fetch it."
         ),
         .trait(
+            name: "Metrics",
+            description:
+                "Builds RetroSwiftMetrics' MetricsInterceptor on apple/swift-metrics; off by default so other users never fetch it."
+        ),
+        .trait(
             name: "TransportConformance",
             description:
                 "Builds RetroSwiftTransportConformance, the transport conformance suite, with its scripted server on SwiftNIO; off by default so other users never fetch it."
@@ -45,6 +51,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.26.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.2.0"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.5.0"),
         // Test-only: property-based tests of every field kind (Tests/RetroSwiftTests/Building/FieldPropertyTests.swift).
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
@@ -76,6 +83,11 @@ let package = Package(
             dependencies: [
                 "RetroSwift", .product(name: "Tracing", package: "swift-distributed-tracing", condition: .when(traits: ["Tracing"])),
             ],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "RetroSwiftMetrics",
+            dependencies: ["RetroSwift", .product(name: "Metrics", package: "swift-metrics", condition: .when(traits: ["Metrics"]))],
             swiftSettings: strict
         ),
         // The transport conformance suite: every case a transport must pass, run through RetroSwift against its
@@ -112,6 +124,8 @@ let package = Package(
                 "RetroSwift", "RetroSwiftURLSession", "RetroSwiftTesting", "RetroSwiftTestServer",
                 .target(name: "RetroSwiftAsyncHTTPClient", condition: .when(traits: ["AsyncHTTPClient"])),
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["AsyncHTTPClient"])),
+                .target(name: "RetroSwiftMetrics", condition: .when(traits: ["Metrics"])),
+                .product(name: "MetricsTestKit", package: "swift-metrics", condition: .when(traits: ["Metrics"])),
             ],
             swiftSettings: strict
         ),
@@ -125,6 +139,9 @@ let package = Package(
                 .target(name: "RetroSwiftTracing", condition: .when(traits: ["Tracing"])),
                 .product(name: "Tracing", package: "swift-distributed-tracing", condition: .when(traits: ["Tracing"])),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing", condition: .when(traits: ["Tracing"])),
+                .target(name: "RetroSwiftMetrics", condition: .when(traits: ["Metrics"])),
+                .product(name: "Metrics", package: "swift-metrics", condition: .when(traits: ["Metrics"])),
+                .product(name: "MetricsTestKit", package: "swift-metrics", condition: .when(traits: ["Metrics"])),
             ],
             swiftSettings: strict
         ),
@@ -175,6 +192,8 @@ func snippetTarget(_ name: String, _ folder: String, _ settings: [SwiftSetting])
             .product(name: "Logging", package: "swift-log", condition: .when(traits: ["SwiftLog"])),
             .target(name: "RetroSwiftTracing", condition: .when(traits: ["Tracing"])),
             .product(name: "Tracing", package: "swift-distributed-tracing", condition: .when(traits: ["Tracing"])),
+            .target(name: "RetroSwiftMetrics", condition: .when(traits: ["Metrics"])),
+            .product(name: "Metrics", package: "swift-metrics", condition: .when(traits: ["Metrics"])),
             .target(name: "RetroSwiftTransportConformance", condition: .when(traits: ["TransportConformance"])),
         ],
         path: "Tests/DocSnippets/\(folder)",

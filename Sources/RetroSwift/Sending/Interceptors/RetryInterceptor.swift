@@ -66,9 +66,11 @@ public struct RetryInterceptor: Interceptor {
     public func intercept(_ request: HttpRequestParams, next: InterceptorNext) async throws -> HttpOperationResult {
         let retryable = retriesNonIdempotent || request.method.isIdempotent
         var attempt = 1
+        var request = request
         while true {
             let delay: TimeInterval
             do {
+                request.attempt = attempt
                 let response = try await next(request)
                 guard retryable, attempt < maxAttempts, retryableStatuses.contains(response.statusCode) else { return response }
                 guard let wait = retryAfter(response) ?? Optional(backoff(attempt)), wait <= maxDelay else { return response }

@@ -48,6 +48,9 @@ public struct HttpRequestParams: Sendable {
     /// ``TransferProgress/observe(_:isolation:during:)``): one reporter per call, shared by its retries and redirects.
     /// A transport reads it here and skips all counting when it is `nil`.
     public internal(set) var progress: TransferProgressReporter?
+    /// Which attempt at the call this is: 1, then 2 and on for each retry of a ``RetryInterceptor`` placed before the
+    /// interceptor or transport reading it (metrics count retries by it).
+    public internal(set) var attempt = 1
     /// Whether RetroSwift's ``HttpCache`` handles this call's caching: its domain has a ``Domain/httpCache``. A transport
     /// with a cache of its own (URLSession's `URLCache`) leaves such a call out of it, neither answering from it nor
     /// storing the response, so that nothing is cached twice or answered by rules RetroSwift does not know.
