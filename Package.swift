@@ -143,6 +143,8 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics", condition: .when(traits: ["Metrics"])),
                 .product(name: "MetricsTestKit", package: "swift-metrics", condition: .when(traits: ["Metrics"])),
             ],
+            // Recordings a test replays, read from the source tree by path (`.replaying("Fixtures/…")`).
+            exclude: ["Mocking/Fixtures"],
             swiftSettings: strict
         ),
         // Every Swift code block of README.md and of the DocC articles, extracted from the Markdown by the

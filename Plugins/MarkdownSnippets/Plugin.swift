@@ -11,7 +11,8 @@ struct MarkdownSnippets: BuildToolPlugin {
     static let gatedModules: [String: String] = [
         "RetroSwiftAsyncHTTPClient": "AsyncHTTPClient", "AsyncHTTPClient": "AsyncHTTPClient", "NIOCore": "AsyncHTTPClient",
         "NIOPosix": "AsyncHTTPClient", "RetroSwiftLogging": "SwiftLog", "Logging": "SwiftLog", "RetroSwiftTracing": "Tracing",
-        "Tracing": "Tracing", "RetroSwiftTransportConformance": "TransportConformance",
+        "Tracing": "Tracing", "RetroSwiftMetrics": "Metrics", "Metrics": "Metrics",
+        "RetroSwiftTransportConformance": "TransportConformance",
     ]
 
     /// The names of the Markdown file's `file` markers, in order.
