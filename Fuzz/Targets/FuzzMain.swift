@@ -21,6 +21,7 @@ enum FuzzTarget: String, CaseIterable {
     case dynamicURL = "dynamic-url"
     case multipart = "multipart"
     case responseChecks = "response-checks"
+    case cacheFields = "cache-fields"
 
     func run(_ bytes: [UInt8]) {
         switch self {
@@ -35,6 +36,7 @@ enum FuzzTarget: String, CaseIterable {
         case .dynamicURL: FuzzDynamicURL.run(bytes)
         case .multipart: FuzzMultipart.run(bytes)
         case .responseChecks: FuzzResponseChecks.run(bytes)
+        case .cacheFields: FuzzCacheFields.run(bytes)
         }
     }
 }

@@ -19,10 +19,10 @@
     /// | `http.client.active_requests` | meter | requests in flight |
     /// | `http.client.request.body.size` | recorder | the bytes of each request body |
     /// | `http.client.response.body.size` | recorder | the bytes of each response body in memory or in a file |
-    /// | `retroswift.client.retries` | counter | each request that is a ``RetryInterceptor``'s retry |
+    /// | `retroswift.client.retries` | counter | each request that is a `RetryInterceptor`'s retry |
     ///
     /// Place it after `RetryInterceptor` to measure each attempt and count retries, before it to measure each call
-    /// as a whole. A cached answer (``HttpCache``) passes it too, measured like any other.
+    /// as a whole. A cached answer (`HttpCache`) passes it too, measured like any other.
     ///
     /// ```swift
     /// api.interceptors = [RetryInterceptor(), MetricsInterceptor()]

@@ -3,8 +3,8 @@
     import RetroSwift
 
     extension TransportConformance {
-        /// What a transport owes RetroSwift's ``HttpCache``: the conditional request as it was built, the `304` as it
-        /// came, and no answer from a cache of its own (``HttpRequestParams/isCachedByRetroSwift``).
+        /// What a transport owes RetroSwift's `HttpCache`: the conditional request as it was built, the `304` as it
+        /// came, and no answer from a cache of its own (`HttpRequestParams.isCachedByRetroSwift`).
         static let cacheCases: [TransportConformanceCase] = [
             TransportConformanceCase(
                 "cache/not-modified-reaches-retroswift",
