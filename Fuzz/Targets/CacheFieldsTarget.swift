@@ -44,7 +44,8 @@ enum FuzzCacheFields {
             responseDestination: .memory, endpoint: EndpointIdentity(domain: "Fuzz", name: "cache", method: .get, template: "/"))
         for heuristics in [false, true] {
             let entry = CacheEntry(
-                response, for: request, requestTime: now, responseTime: now.addingTimeInterval(1), heuristics: heuristics)
+                response, for: CacheStore.Requester(request.headerFields), requestTime: now, responseTime: now.addingTimeInterval(1),
+                heuristics: heuristics)
             let age = entry.age(at: now.addingTimeInterval(10))
             fuzzCheck(
                 entry.freshnessLifetime.isFinite && entry.freshnessLifetime >= 0 && age.isFinite && age >= 0,

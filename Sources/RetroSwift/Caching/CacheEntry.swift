@@ -37,7 +37,7 @@ struct CacheEntry: Sendable {
     }
 
     init(
-        _ response: HttpOperationResult, for request: HttpRequestParams, requestTime: Date, responseTime: Date,
+        _ response: HttpOperationResult, for requester: CacheStore.Requester, requestTime: Date, responseTime: Date,
         heuristics: Bool
     ) {
         statusCode = response.statusCode
@@ -45,11 +45,10 @@ struct CacheEntry: Sendable {
         body = response.body
         url = response.url
         control = CacheControl(response.header("Cache-Control"))
-        let requestFields = request.headerFields
         varied = Self.varyNames(of: response.headers).map { name in
-            VariedField(name: name, value: Self.value(of: name, in: requestFields))
+            VariedField(name: name, value: Self.value(of: name, in: requester.fields))
         }
-        credential = control.isPublic ? nil : Self.credential(in: requestFields)
+        credential = control.isPublic ? nil : requester.credential
         freshnessLifetime = 0
         initialAge = 0
         self.responseTime = responseTime

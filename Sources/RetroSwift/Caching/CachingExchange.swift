@@ -30,7 +30,9 @@ enum CachingExchange {
         if requestControl.noStore { return try await network(request) }
 
         let key = HttpCache.key(for: request.url)
-        if let entry = cache.entry(for: key, answering: CacheStore.Requester(fields)) {
+        // Who is asking (the fields and the digest of the credentials), worked out once for every step below.
+        let requester = CacheStore.Requester(fields)
+        if let entry = cache.entry(for: key, answering: requester) {
             let now = cache.now()
             let age = entry.age(at: now)
             let mustAsk = caching.mode == .revalidate || requestControl.noCache || entry.control.noCache
@@ -40,35 +42,38 @@ enum CachingExchange {
             if !mustAsk, cache.servesStaleWhileRevalidating, requestControl.maxAge == nil, !entry.control.mustRevalidate,
                 let window = entry.control.staleWhileRevalidate, age - entry.freshnessLifetime <= TimeInterval(window)
             {
-                revalidateInBackground(entry, key: key, request: request, cache: cache, network: network)
+                revalidateInBackground(entry, key: key, request: request, requester: requester, cache: cache, network: network)
                 return entry.response(age: age, source: .staleCache)
             }
             if requestControl.onlyIfCached { return gatewayTimeout(request) }
             if entry.validators.etag != nil || entry.validators.lastModified != nil {
                 return try await revalidate(
-                    entry, key: key, request: request, requestControl: requestControl, cache: cache, network: network)
+                    entry, key: key, request: request, requester: requester, requestControl: requestControl, cache: cache,
+                    network: network)
             }
         } else if requestControl.onlyIfCached {
             return gatewayTimeout(request)
         }
-        return try await fetch(request, key: key, requestControl: requestControl, cache: cache, network: network)
+        return try await fetch(
+            request, key: key, requester: requester, requestControl: requestControl, cache: cache, network: network)
     }
 
     /// Sends `request` unconditionally and stores what may be stored.
     private static func fetch(
-        _ request: HttpRequestParams, key: String, requestControl: CacheControl, cache: HttpCache, network: Network
+        _ request: HttpRequestParams, key: String, requester: CacheStore.Requester, requestControl: CacheControl,
+        cache: HttpCache, network: Network
     ) async throws -> HttpOperationResult {
         let requestTime = cache.now()
         let result = try await network(request)
-        store(result, for: request, key: key, requestControl: requestControl, requestTime: requestTime, cache: cache)
+        store(result, for: request, requester: requester, key: key, requestControl: requestControl, requestTime: requestTime, cache: cache)
         return result
     }
 
     /// Asks the server whether `entry` is still current (§4.3): a `304` freshens it and answers with it; a full
     /// response replaces it.
     private static func revalidate(
-        _ entry: CacheEntry, key: String, request: HttpRequestParams, requestControl: CacheControl, cache: HttpCache,
-        network: Network
+        _ entry: CacheEntry, key: String, request: HttpRequestParams, requester: CacheStore.Requester,
+        requestControl: CacheControl, cache: HttpCache, network: Network
     ) async throws -> HttpOperationResult {
         var conditional = request
         // Validators come from a response's fields, which transports never hand over with CR or LF; checked anyway,
@@ -82,11 +87,12 @@ enum CachingExchange {
         let requestTime = cache.now()
         let result = try await network(conditional)
         guard result.statusCode == 304 else {
-            store(result, for: request, key: key, requestControl: requestControl, requestTime: requestTime, cache: cache)
+            store(
+                result, for: request, requester: requester, key: key, requestControl: requestControl, requestTime: requestTime,
+                cache: cache)
             return result
         }
         let responseTime = cache.now()
-        let requester = CacheStore.Requester(request.headerFields)
         let freshened = cache.update(key, answering: requester) { stored in
             guard stored.isFreshened(by: result) else { return false }
             stored.freshen(with: result, requestTime: requestTime, responseTime: responseTime, heuristics: cache.usesHeuristicFreshness)
@@ -100,32 +106,35 @@ enum CachingExchange {
         // The 304 names another representation than the one stored (or the entry left meanwhile): it cannot answer
         // the call, which asks again without conditions.
         cache.remove(key, answering: requester)
-        return try await fetch(request, key: key, requestControl: requestControl, cache: cache, network: network)
+        return try await fetch(
+            request, key: key, requester: requester, requestControl: requestControl, cache: cache, network: network)
     }
 
     private static func revalidateInBackground(
-        _ entry: CacheEntry, key: String, request: HttpRequestParams, cache: HttpCache, network: @escaping Network
+        _ entry: CacheEntry, key: String, request: HttpRequestParams, requester: CacheStore.Requester, cache: HttpCache,
+        network: @escaping Network
     ) {
         guard cache.revalidating.withLock({ $0.insert(key).inserted }) else { return }
         Task {
             defer { cache.revalidating.withLock { _ = $0.remove(key) } }
-            _ = try? await revalidate(entry, key: key, request: request, requestControl: CacheControl(nil), cache: cache, network: network)
+            _ = try? await revalidate(
+                entry, key: key, request: request, requester: requester, requestControl: CacheControl(nil), cache: cache,
+                network: network)
         }
     }
 
     /// Stores `result` when RFC 9111 §3 allows it; otherwise drops what a request like this one had stored, since
     /// the server has answered it anew.
     private static func store(
-        _ result: HttpOperationResult, for request: HttpRequestParams, key: String, requestControl: CacheControl,
-        requestTime: Date, cache: HttpCache
+        _ result: HttpOperationResult, for request: HttpRequestParams, requester: CacheStore.Requester, key: String,
+        requestControl: CacheControl, requestTime: Date, cache: HttpCache
     ) {
-        let requester = CacheStore.Requester(request.headerFields)
         let refusal = CacheEntry.refusal(
             of: result, to: request, requestControl: requestControl, heuristics: cache.usesHeuristicFreshness,
             maxEntryBytes: cache.maxBytes)
         guard refusal == nil else { return cache.remove(key, answering: requester) }
         let entry = CacheEntry(
-            result, for: request, requestTime: requestTime, responseTime: cache.now(), heuristics: cache.usesHeuristicFreshness)
+            result, for: requester, requestTime: requestTime, responseTime: cache.now(), heuristics: cache.usesHeuristicFreshness)
         cache.save(entry, for: key, replacing: requester)
     }
 
