@@ -51,18 +51,18 @@ struct CacheStore: Sendable {
     /// Stores `entry` for `key` (its body in `file`, for a disk store), replacing the variant `requester` selected,
     /// then evicts until the store fits. Returns the files of what left, `file` itself when the entry does not fit.
     mutating func store(_ entry: CacheEntry, file: String?, for key: String, replacing requester: Requester) -> [String] {
-        var removed = remove(key, answering: requester)
-        guard entry.byteCount <= maxBytes else { return removed + [file].compactMap { $0 } }
-        clock += 1
-        entries[key, default: []].append(Stored(entry: entry, lastUse: clock, file: file))
-        byteCount += entry.byteCount
-        while byteCount > maxBytes, let evicted = evictLeastRecentlyUsed() { removed += [evicted].compactMap { $0 } }
-        return removed
+        remove(key, answering: requester) + insert(entry, file: file, for: key)
     }
 
     /// Adds `entry`, read back from `file` at start-up, beside what is there; returns the files of what left to fit.
     mutating func restore(_ entry: CacheEntry, file: String, for key: String) -> [String] {
-        guard entry.byteCount <= maxBytes else { return [file] }
+        insert(entry, file: file, for: key)
+    }
+
+    /// Adds `entry` as the most recently used, then evicts until the store fits; returns the files of what left,
+    /// `file` itself when the entry does not fit.
+    private mutating func insert(_ entry: CacheEntry, file: String?, for key: String) -> [String] {
+        guard entry.byteCount <= maxBytes else { return [file].compactMap { $0 } }
         clock += 1
         entries[key, default: []].append(Stored(entry: entry, lastUse: clock, file: file))
         byteCount += entry.byteCount
@@ -86,19 +86,14 @@ struct CacheStore: Sendable {
 
     /// Removes the variant of `key` that `requester` selects; returns its file.
     mutating func remove(_ key: String, answering requester: Requester) -> [String] {
-        guard let index = index(of: key, answering: requester), let stored = entries[key]?.remove(at: index) else { return [] }
-        byteCount -= stored.entry.byteCount
-        if entries[key]?.isEmpty == true { entries[key] = nil }
-        return [stored.file].compactMap { $0 }
+        guard let index = index(of: key, answering: requester) else { return [] }
+        return [removeEntry(key, at: index)?.file].compactMap { $0 }
     }
 
     /// Removes exactly `file`'s entry, if it is still there: one whose body could not be read back.
     mutating func remove(_ key: String, file: String) {
-        guard let index = entries[key]?.firstIndex(where: { $0.file == file }), let stored = entries[key]?.remove(at: index) else {
-            return
-        }
-        byteCount -= stored.entry.byteCount
-        if entries[key]?.isEmpty == true { entries[key] = nil }
+        guard let index = entries[key]?.firstIndex(where: { $0.file == file }) else { return }
+        removeEntry(key, at: index)
     }
 
     /// Removes every variant stored for `key`; returns their files.
@@ -128,9 +123,17 @@ struct CacheStore: Sendable {
                 oldest = (key, index, stored.lastUse)
             }
         }
-        guard let oldest, let stored = entries[oldest.key]?.remove(at: oldest.index) else { return nil }
-        byteCount -= stored.entry.byteCount
-        if entries[oldest.key]?.isEmpty == true { entries[oldest.key] = nil }
+        guard let oldest, let stored = removeEntry(oldest.key, at: oldest.index) else { return nil }
         return .some(stored.file)
+    }
+
+    /// Removes the variant at `index` of `key` (an index the caller just found), keeping the byte count and dropping
+    /// an empty key.
+    @discardableResult
+    private mutating func removeEntry(_ key: String, at index: Int) -> Stored? {
+        guard let stored = entries[key]?.remove(at: index) else { return nil }
+        if entries[key]?.isEmpty == true { entries[key] = nil }
+        byteCount -= stored.entry.byteCount
+        return stored
     }
 }

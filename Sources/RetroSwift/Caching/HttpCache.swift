@@ -37,7 +37,7 @@ public final class HttpCache: Sendable {
     /// The most bytes the stored responses may take, fields and bodies together.
     public let maxBytes: Int
     /// The directory a disk cache keeps its responses in; `nil` for a cache in memory.
-    public let directory: URL?
+    public var directory: URL? { files?.directory }
     /// Whether a stale response within its `stale-while-revalidate` window (RFC 5861) answers the call at once while
     /// the cache revalidates it in the background. Off by default: every stale response is revalidated first.
     public let servesStaleWhileRevalidating: Bool
@@ -60,17 +60,13 @@ public final class HttpCache: Sendable {
     ///     ``servesStaleWhileRevalidating``.
     ///   - usesHeuristicFreshness: Whether heuristic freshness is used; see ``usesHeuristicFreshness``.
     ///   - now: The clock against which ages and freshness are measured; tests pass one they move themselves.
-    public init(
+    public convenience init(
         maxBytes: Int = 10 * 1024 * 1024, servesStaleWhileRevalidating: Bool = false, usesHeuristicFreshness: Bool = false,
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
-        self.maxBytes = max(0, maxBytes)
-        directory = nil
-        files = nil
-        self.servesStaleWhileRevalidating = servesStaleWhileRevalidating
-        self.usesHeuristicFreshness = usesHeuristicFreshness
-        self.now = now
-        store = Locked(CacheStore(maxBytes: maxBytes))
+        self.init(
+            index: CacheStore(maxBytes: maxBytes), files: nil, servesStaleWhileRevalidating: servesStaleWhileRevalidating,
+            usesHeuristicFreshness: usesHeuristicFreshness, now: now)
     }
 
     /// Opens a cache on disk, which keeps its responses across launches: what an earlier process stored in
@@ -90,21 +86,30 @@ public final class HttpCache: Sendable {
     ///   - usesHeuristicFreshness: Whether heuristic freshness is used; see ``usesHeuristicFreshness``.
     ///   - now: The clock against which ages and freshness are measured.
     /// - Throws: The file system's error when the directory cannot be created.
-    public init(
+    public convenience init(
         directory: URL, maxBytes: Int = 50 * 1024 * 1024, servesStaleWhileRevalidating: Bool = false,
         usesHeuristicFreshness: Bool = false, now: @escaping @Sendable () -> Date = { Date() }
     ) throws {
         let files = try CacheFiles(directory: directory)
-        self.maxBytes = max(0, maxBytes)
-        self.directory = directory
-        self.files = files
-        self.servesStaleWhileRevalidating = servesStaleWhileRevalidating
-        self.usesHeuristicFreshness = usesHeuristicFreshness
-        self.now = now
         var index = CacheStore(maxBytes: maxBytes)
         var evicted: [String] = []
         for (key, entry, name) in files.load() { evicted += index.restore(entry, file: name, for: key) }
         files.delete(evicted)
+        self.init(
+            index: index, files: files, servesStaleWhileRevalidating: servesStaleWhileRevalidating,
+            usesHeuristicFreshness: usesHeuristicFreshness, now: now)
+    }
+
+    /// The one initializer behind the public ones, which differ in where the responses are kept.
+    private init(
+        index: CacheStore, files: CacheFiles?, servesStaleWhileRevalidating: Bool, usesHeuristicFreshness: Bool,
+        now: @escaping @Sendable () -> Date
+    ) {
+        maxBytes = index.maxBytes
+        self.files = files
+        self.servesStaleWhileRevalidating = servesStaleWhileRevalidating
+        self.usesHeuristicFreshness = usesHeuristicFreshness
+        self.now = now
         store = Locked(index)
     }
 
