@@ -49,6 +49,12 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.100.0"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.26.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.27.0"),
+        // The certificate authority and server certificates the TLS conformance cases and tests make when they run
+        // (Sources/RetroSwiftTransportConformance/Server/TestCertificateAuthority.swift), behind TransportConformance.
+        .package(url: "https://github.com/apple/swift-certificates", from: "1.0.0"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-asn1", from: "1.0.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.2.0"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.5.0"),
@@ -70,6 +76,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClient"])),
                 .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClient"])),
                 .product(name: "NIOHTTPCompression", package: "swift-nio-extras", condition: .when(traits: ["AsyncHTTPClient"])),
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["AsyncHTTPClient"])),
             ],
             swiftSettings: strict
         ),
@@ -101,8 +108,12 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["TransportConformance"])),
                 .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["TransportConformance"])),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio", condition: .when(traits: ["TransportConformance"])),
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["TransportConformance"])),
+                .product(name: "X509", package: "swift-certificates", condition: .when(traits: ["TransportConformance"])),
+                .product(name: "Crypto", package: "swift-crypto", condition: .when(traits: ["TransportConformance"])),
+                .product(name: "SwiftASN1", package: "swift-asn1", condition: .when(traits: ["TransportConformance"])),
             ],
-            swiftSettings: strict
+            swiftSettings: strict + [.define("ConformanceTLS", .when(traits: ["TransportConformance"]))]
         ),
         // The same sources (symlinked) compiled whatever the traits, for RetroSwift's own tests: the scripted server of
         // the end-to-end suites and the conformance suite, which a plain `swift test` then runs too. Not a product, so
@@ -115,8 +126,15 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                // The TLS cases and their certificate authority, only in builds with the trait: builds without it (the
+                // plain run, the address sanitizer's) compile no BoringSSL, of which SwiftNIO SSL and swift-crypto each
+                // have a copy.
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["TransportConformance"])),
+                .product(name: "X509", package: "swift-certificates", condition: .when(traits: ["TransportConformance"])),
+                .product(name: "Crypto", package: "swift-crypto", condition: .when(traits: ["TransportConformance"])),
+                .product(name: "SwiftASN1", package: "swift-asn1", condition: .when(traits: ["TransportConformance"])),
             ],
-            swiftSettings: strict + [.define("TransportConformance")]
+            swiftSettings: strict + [.define("TransportConformance"), .define("ConformanceTLS", .when(traits: ["TransportConformance"]))]
         ),
         .testTarget(
             name: "RetroSwiftIntegrationTests",

@@ -29,7 +29,7 @@ let package = Package(
                 "BodyCases.swift", "CacheCases.swift", "ConformanceApi.swift", "ConformanceContext.swift", "ConnectionCases.swift", "FramingCases.swift",
                 "RedirectCases.swift", "RequestCases.swift", "ResponseFieldCases.swift", "TimingCases.swift",
                 "TransportConformance.swift", "TransportConformanceCase.swift", "TransportConformanceFailure.swift",
-                "TransportLimitation.swift",
+                "TransportLimitation.swift", "TLSCases.swift", "TestCertificateAuthority.swift",
             ],
             swiftSettings: [.define("TransportConformance")]
         ),

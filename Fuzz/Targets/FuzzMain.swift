@@ -22,6 +22,7 @@ enum FuzzTarget: String, CaseIterable {
     case multipart = "multipart"
     case responseChecks = "response-checks"
     case cacheFields = "cache-fields"
+    case certificateDER = "certificate-der"
 
     func run(_ bytes: [UInt8]) {
         switch self {
@@ -37,6 +38,7 @@ enum FuzzTarget: String, CaseIterable {
         case .multipart: FuzzMultipart.run(bytes)
         case .responseChecks: FuzzResponseChecks.run(bytes)
         case .cacheFields: FuzzCacheFields.run(bytes)
+        case .certificateDER: FuzzCertificateDER.run(bytes)
         }
     }
 }

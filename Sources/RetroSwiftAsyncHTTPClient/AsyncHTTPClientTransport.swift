@@ -5,6 +5,7 @@
     import NIOHTTP1
     import NIOHTTPCompression
     import NIOPosix
+    import NIOSSL
     import RetroSwift
 
     /// An `HttpTransport` on swift-server's async-http-client, for server-side Swift on Linux, where it is much
@@ -16,6 +17,10 @@
     /// `CancellationError`, multipart file parts stream from disk, `DownloadedFile` responses stream to disk, and
     /// connection failures surface as `URLError` (`.cannotConnectToHost`, `.timedOut`, `.networkConnectionLost`) so
     /// retry policies work the same on both transports. Nothing is logged.
+    ///
+    /// A domain's `ServerTrust` with certificate authorities of its own is enforced (``serverTrustSupport``); one
+    /// with public-key pins is refused before sending, since async-http-client exposes no verified chain. A
+    /// certificate that does not verify throws `URLError(.serverCertificateUntrusted)`, as on URLSession.
     ///
     /// Redirects are RetroSwift's to follow, by its `RedirectPolicy`, the same on every transport: the default
     /// ``failFastClient`` does not follow them itself. A client of your own must be created with
@@ -102,6 +107,15 @@
             self.defaultTimeout = defaultTimeout
             self.temporaryDirectory = temporaryDirectory
         }
+
+        /// Certificate authorities of the domain's own (`ServerTrust.certificateAuthorities`): a call whose domain has
+        /// them goes out with `TLSConfiguration.makeClientConfiguration()` trusting only them, instead of the client's
+        /// TLS configuration, and on connections of their own.
+        ///
+        /// Not public-key pins: async-http-client gives no way to see the chain a connection verified, so RetroSwift
+        /// refuses the calls of a domain with pins (`RequestError.Kind.serverTrustUnsupported`) rather than send them
+        /// unpinned.
+        public var serverTrustSupport: ServerTrustSupport { [.certificateAuthorities] }
 
         /// Sends the request and returns the response, whatever its status.
         ///
@@ -204,6 +218,9 @@
             // Exactly what RetroSwift resolved: URL, method, every header field in order.
             var request = HTTPClientRequest(url: params.url.absoluteString)
             request.method = HTTPMethod(rawValue: params.method.rawValue)
+            if let authorities = params.serverTrust?.certificateAuthorities, !authorities.isEmpty {
+                request.tlsConfiguration = try Self.tlsConfiguration(trusting: authorities)
+            }
             for header in params.headerFields {
                 request.headers.add(name: header.name, value: header.value)
             }
@@ -217,6 +234,22 @@
                 }
             }
             return request
+        }
+
+        /// Parsed certificates of the authorities domains trust, so a call parses none: a handful per process.
+        private static let trustRoots = Locked<[[Data]: [NIOSSLCertificate]]>([:])
+
+        /// A client TLS configuration whose only roots are `authorities`.
+        private static func tlsConfiguration(trusting authorities: [Data]) throws -> TLSConfiguration {
+            let certificates = try trustRoots.withLock { roots in
+                if let parsed = roots[authorities] { return parsed }
+                let parsed = try authorities.map { try NIOSSLCertificate(bytes: Array($0), format: .der) }
+                if roots.count < 16 { roots[authorities] = parsed }
+                return parsed
+            }
+            var configuration = TLSConfiguration.makeClientConfiguration()
+            configuration.trustRoots = .certificates(certificates)
+            return configuration
         }
 
         private func result(
@@ -321,6 +354,17 @@
             // The server closed the connection before the body it announced was complete.
             if let parserError = error as? HTTPParserError, parserError == .invalidEOFState {
                 return URLError(.networkConnectionLost)
+            }
+            // TLS: a chain that does not verify (an unknown authority, another host's certificate, expired) is
+            // URLSession's `.serverCertificateUntrusted`; any other failed handshake `.secureConnectionFailed`.
+            if let tlsError = error as? NIOSSLError {
+                if case .handshakeFailed(let failure) = tlsError, "\(failure)".contains("CERTIFICATE_VERIFY_FAILED") {
+                    return URLError(.serverCertificateUntrusted, userInfo: [NSLocalizedDescriptionKey: "\(tlsError)"])
+                }
+                return URLError(.secureConnectionFailed, userInfo: [NSLocalizedDescriptionKey: "\(tlsError)"])
+            }
+            if let hostError = error as? NIOSSLExtraError, hostError == .failedToValidateHostname {
+                return URLError(.serverCertificateUntrusted, userInfo: [NSLocalizedDescriptionKey: "\(hostError)"])
             }
             if error is NIOConnectionError || error is IOError || error is ChannelError {
                 return URLError(.cannotConnectToHost)

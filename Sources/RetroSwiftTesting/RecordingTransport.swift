@@ -34,6 +34,10 @@ public final class RecordingTransport: ConfigurableHttpTransport {
         requests.last
     }
 
+    /// Everything: the transport makes no connection, and records `HttpRequestParams.serverTrust` with the rest of
+    /// the request for a test to check.
+    public var serverTrustSupport: ServerTrustSupport { [.certificateAuthorities, .publicKeyPins] }
+
     /// Records the request and returns the responder's answer, whose `HttpOperationResult.url` is the request's
     /// URL (as a real transport reports it) unless the responder set one.
     ///

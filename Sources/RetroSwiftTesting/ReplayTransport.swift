@@ -132,6 +132,13 @@ public final class ReplayTransport: ConfigurableHttpTransport {
         try encoder.encode(HarArchive(log: HarArchive.Log(entries: entries))).write(to: file, options: .atomic)
     }
 
+    /// What the live transport enforces, since calls may go through it; everything when none can (strict replay, or
+    /// no live transport), as a recording makes no connection.
+    public var serverTrustSupport: ServerTrustSupport {
+        guard mode != .replayStrict, let live else { return [.certificateAuthorities, .publicKeyPins] }
+        return live.serverTrustSupport
+    }
+
     /// Answers from the recording, or sends through the live transport and records, as ``mode`` says.
     ///
     /// - Parameter params: The request RetroSwift built.

@@ -42,7 +42,8 @@
             return try await run(body, api(at: server), server)
         }
 
-        private func run(
+        /// Runs `body` with `api` against `server`, and stops the server whatever happens.
+        func run(
             _ body: (ConformanceApi, TestServer) async throws -> Void, _ api: ConformanceApi, _ server: TestServer
         ) async throws {
             do {

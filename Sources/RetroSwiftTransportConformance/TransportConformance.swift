@@ -22,9 +22,17 @@
     /// so the list never goes stale.
     public enum TransportConformance {
         /// Every case, in a stable order.
-        public static let cases: [TransportConformanceCase] =
-            responseFieldCases + framingCases + bodyCases + requestCases + redirectCases + connectionCases + timingCases
-            + cacheCases
+        public static let cases: [TransportConformanceCase] = {
+            var all =
+                responseFieldCases + framingCases + bodyCases + requestCases + redirectCases + connectionCases + timingCases
+                + cacheCases
+            // With SwiftNIO SSL and swift-certificates, which the trait brings: an https server and certificates made
+            // for each case.
+            #if ConformanceTLS
+                all += tlsCases
+            #endif
+            return all
+        }()
 
         /// Runs every case against transports made by `makeTransport`, one at a time.
         ///

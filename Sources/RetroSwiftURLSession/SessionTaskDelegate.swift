@@ -13,6 +13,9 @@ import RetroSwift
 /// - An HTTP authentication challenge (Basic, Digest; NTLM and Negotiate on Apple platforms) is answered only with
 ///   the transport's configured credential, only for the configured origin, and only once; otherwise the `401` is
 ///   the answer.
+/// - A server-trust challenge of a call whose domain has a ``ServerTrust`` is decided by it, on Apple platforms (the
+///   only ones that deliver server-trust challenges): the chain is verified against its certificate authorities and
+///   the host name, then held to its pins.
 /// - Every other challenge (server trust, client certificates) goes to the delegate of the session the user gave,
 ///   so certificate pinning done there keeps working; without one, URLSession's default handling applies.
 // @unchecked Sendable: an NSObject subclass cannot be checked; its stored properties are `let`s of Sendable types.
@@ -20,16 +23,25 @@ final class SessionTaskDelegate: NSObject, URLSessionTaskDelegate, @unchecked Se
     private let credential: URLCredential?
     private let credentialOrigin: URL?
     private let userSession: URLSession
+    private let serverTrust: ServerTrust?
     private let refused = Locked<HTTPURLResponse?>(nil)
+    private let refusedTrust = Locked(false)
 
     /// - Parameters:
     ///   - credential: The credential to answer HTTP authentication challenges with, if any.
     ///   - credentialOrigin: The base URL whose scheme, host and port may receive it.
     ///   - userSession: The session the transport was given, whose delegate decides every other challenge.
-    init(credential: URLCredential?, credentialOrigin: URL?, userSession: URLSession) {
+    ///   - serverTrust: The call's trust, which decides server-trust challenges instead of the user's delegate.
+    init(credential: URLCredential?, credentialOrigin: URL?, userSession: URLSession, serverTrust: ServerTrust? = nil) {
         self.credential = credential
         self.credentialOrigin = credentialOrigin
         self.userSession = userSession
+        self.serverTrust = serverTrust
+    }
+
+    /// Whether this delegate refused the server's chain, which ends the task as cancelled.
+    var refusedServerTrust: Bool {
+        refusedTrust.current
     }
 
     /// The challenge response this delegate refused to answer, when it did.
@@ -49,6 +61,15 @@ final class SessionTaskDelegate: NSObject, URLSessionTaskDelegate, @unchecked Se
         completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
     ) {
         let space = challenge.protectionSpace
+        #if !canImport(FoundationNetworking)
+            if space.authenticationMethod == NSURLAuthenticationMethodServerTrust, let serverTrust, let trust = space.serverTrust {
+                guard ServerTrustEvaluation.accepts(trust, host: space.host, by: serverTrust) else {
+                    refusedTrust.withLock { $0 = true }
+                    return completionHandler(.cancelAuthenticationChallenge, nil)
+                }
+                return completionHandler(.useCredential, URLCredential(trust: trust))
+            }
+        #endif
         guard Self.httpAuthenticationMethods.contains(space.authenticationMethod) else {
             return forwardToUserDelegate(challenge, task: task, completionHandler: completionHandler)
         }

@@ -48,6 +48,10 @@ enum SessionTaskRunner {
     ) -> Result<HttpOperationResult, any Error> {
         // A challenge the delegate refused ends the task as cancelled; the 401 it kept is the answer, without its
         // body, which went with the cancelled task.
+        // A chain the call's ServerTrust refused ends the task as cancelled too.
+        if let error, delegate.refusedServerTrust, (error as? URLError)?.code == .cancelled {
+            return .failure(URLError(.serverCertificateUntrusted))
+        }
         if let error, let refused = delegate.refusedChallengeResponse, (error as? URLError)?.code == .cancelled {
             return .success(
                 HttpOperationResult(statusCode: refused.statusCode, headers: headers(of: refused), url: refused.url ?? request.url))

@@ -28,15 +28,17 @@ import RetroSwift
 /// - Bodies are read piece by piece, so the domain's `ResponseLimits` stop one as it arrives rather than after
 ///   URLSession held all of it: calls run on a session the transport makes from `session.configuration` (its cookie
 ///   storage, cache, proxies and headers apply), since swift-corelibs-foundation hands body pieces only to a
-///   session's own delegate. Your session's delegate still decides server-trust and client-certificate challenges;
-///   it no longer sees the tasks' data or metrics. `DownloadedFile` calls use a download task of `session` itself.
+///   session's own delegate. Your session's delegate still decides client-certificate challenges, and server-trust
+///   challenges of domains without a `ServerTrust` of their own; it no longer sees the tasks' data or metrics.
+///   `DownloadedFile` calls use a download task of `session` itself, unless their domain has a `ServerTrust`.
 /// - Redirects: the session never follows them itself; RetroSwift does, by the domain's or endpoint's
 ///   `RedirectPolicy`, so credentials stay with their origin and a `307` keeps its body, on Linux too.
 /// - Authentication challenges (Basic and Digest; NTLM and Negotiate on Apple platforms) are answered only with
 ///   ``credential``, only for the configured origin and only once; otherwise the `401` comes back as the response.
 ///   On Linux its body is empty: swift-corelibs-foundation cannot go on without a credential, so the transport
-///   ends the exchange there. Other challenges (server trust, client certificates) go to your session's delegate,
-///   so certificate pinning done there keeps working.
+///   ends the exchange there. Server-trust challenges of a domain with a `ServerTrust` (`Domain.serverTrust`) are
+///   decided by it, on Apple platforms; other challenges (server trust for other domains, client certificates) go to
+///   your session's delegate, so certificate pinning done there keeps working.
 /// - Credentials in the session configuration's `httpAdditionalHeaders` cannot be withheld from another origin
 ///   (URLSession adds them to every request): a redirect that leaves the origin then fails with
 ///   `RequestError.Kind.redirectRefused`, and a `@Url` call to another origin with `.invalidValue`. Other headers
@@ -161,6 +163,20 @@ public final class URLSessionTransport: ConfigurableHttpTransport {
         )
     }
 
+    /// Everything on Apple platforms, where the transport decides the server-trust challenges of a domain with a
+    /// `ServerTrust` (its certificate authorities, the host name, then its pins) for every kind of call. Nothing on
+    /// Linux: swift-corelibs-foundation verifies certificates inside libcurl against the system's authorities and
+    /// delivers no server-trust challenge, so RetroSwift refuses the calls of a domain with a `ServerTrust` of its
+    /// own there (`RequestError.Kind.serverTrustUnsupported`); use `AsyncHTTPClientTransport` for custom
+    /// authorities on Linux.
+    public var serverTrustSupport: ServerTrustSupport {
+        #if canImport(FoundationNetworking)
+            []
+        #else
+            [.certificateAuthorities, .publicKeyPins]
+        #endif
+    }
+
     /// Sends the request and returns the response, whatever its status; never follows a redirect itself.
     ///
     /// - Parameter params: The request RetroSwift built.
@@ -171,7 +187,8 @@ public final class URLSessionTransport: ConfigurableHttpTransport {
         let settings = try configuration.configuration(for: params)
         try refuseSessionCredentials(for: params)
         let request = makeRequest(params)
-        let delegate = SessionTaskDelegate(credential: credential, credentialOrigin: settings.baseURL, userSession: session)
+        let delegate = SessionTaskDelegate(
+            credential: credential, credentialOrigin: settings.baseURL, userSession: session, serverTrust: params.serverTrust)
         let start = lineLogger == nil ? nil : ContinuousClock.now
         do {
             let result = try await perform(request, params: params, delegate: delegate)
@@ -184,11 +201,24 @@ public final class URLSessionTransport: ConfigurableHttpTransport {
     }
 
     /// A status line libcurl refuses ("Unsupported response code", which swift-corelibs-foundation reports as
-    /// `URLError(.unsupportedURL)`) as the malformed response it is, as async-http-client's parser refuses it.
+    /// `URLError(.unsupportedURL)`) as the malformed response it is, as async-http-client's parser refuses it; and a
+    /// certificate libcurl refuses as `.serverCertificateUntrusted`, as on Apple platforms.
     private static func translate(_ error: any Error, _ params: HttpRequestParams) -> any Error {
-        guard let urlError = error as? URLError, urlError.code == .unsupportedURL,
-            urlError.localizedDescription.contains("response code")
-        else { return error }
+        guard let urlError = error as? URLError else { return error }
+        #if canImport(FoundationNetworking)
+            // swift-corelibs-foundation reports libcurl's TLS failures as `.unknown`, with curl's message: "SSL
+            // certificate problem: …" for a chain that does not verify, "SSL: no alternative certificate subject name
+            // matches target host name …" for another host's certificate.
+            if urlError.code == .unknown {
+                let message = urlError.localizedDescription
+                if message.hasPrefix("SSL certificate problem") || message.hasPrefix("SSL: no alternative certificate subject name")
+                    || message.hasPrefix("SSL: certificate subject name")
+                {
+                    return URLError(.serverCertificateUntrusted, userInfo: [NSLocalizedDescriptionKey: message])
+                }
+            }
+        #endif
+        guard urlError.code == .unsupportedURL, urlError.localizedDescription.contains("response code") else { return error }
         return RequestError(
             .malformedResponse, endpoint: params.endpoint,
             reason: "the response is refused: its status line is not valid HTTP/1.1 (\(urlError.localizedDescription))",
@@ -265,7 +295,9 @@ public final class URLSessionTransport: ConfigurableHttpTransport {
         // A download task takes no file body: a body stream would go chunked, an upload task sends the file with
         // its Content-Length.
         let hasFileBody = if case .file = upload { true } else { false }
-        if hasFileBody || !downloadTaskCanWrite {
+        // A call with a ServerTrust of its own goes through the delegate session too: on a session of the user's, a
+        // delegate with a session-level challenge method would decide its server trust instead.
+        if hasFileBody || !downloadTaskCanWrite || params.serverTrust != nil {
             return try await delegateSession.session(for: session).send(
                 request, params: params, upload: upload, decisions: delegate, temporaryDirectory: temporaryDirectory, destination: .file,
                 progress: nil, maxBufferedStreamBytes: maxBufferedStreamBytes)

@@ -24,6 +24,9 @@ public struct RequestError: Error, Sendable, CustomStringConvertible, LocalizedE
         /// A response passed one of the call's ``ResponseLimits``: too many header fields or bytes, a body too large to
         /// hold in memory, or one that decompresses too far. Reading stopped there.
         case responseTooLarge
+        /// The domain's ``ServerTrust`` asks for what the transport cannot enforce (see
+        /// ``HttpTransport/serverTrustSupport``), or pins public keys for a URL that is not `https`. Nothing was sent.
+        case serverTrustUnsupported
     }
 
     /// What went wrong.

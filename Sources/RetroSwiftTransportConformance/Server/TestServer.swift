@@ -11,22 +11,29 @@
         /// Produces the answer to a request.
         public typealias Responder = @Sendable (RecordedRequest) -> ScriptedResponse
 
+        /// Adds a TLS handler to the front of an accepted connection's pipeline (SwiftNIO SSL's `NIOSSLServerHandler`),
+        /// for a server that speaks `https`.
+        public typealias TLSInstaller = @Sendable (ChannelPipeline.SynchronousOperations) throws -> Void
+
         /// The port the server listens on.
         public let port: Int
+        /// `https` when the server was started with a ``TLSInstaller``, else `http`.
+        public let scheme: String
         private let channel: any Channel
         private let recorded: RequestLog
         private let connections: OpenConnections
 
-        private init(channel: any Channel, port: Int, recorded: RequestLog, connections: OpenConnections) {
+        private init(channel: any Channel, port: Int, scheme: String, recorded: RequestLog, connections: OpenConnections) {
             self.channel = channel
             self.port = port
+            self.scheme = scheme
             self.recorded = recorded
             self.connections = connections
         }
 
-        /// `http://127.0.0.1:<port>`.
+        /// `http://127.0.0.1:<port>`, or `https://` for a server with TLS.
         public var baseURL: URL {
-            URL(string: "http://127.0.0.1:\(port)")!
+            URL(string: "\(scheme)://127.0.0.1:\(port)")!
         }
 
         /// How many client connections are open now: a client that stops reading a held-open stream should close its
@@ -41,8 +48,18 @@
         }
 
         /// Starts a server answering with `respond`; with `recordingBodies: false` only body sizes are kept.
-        public static func start(recordingBodies: Bool = true, _ respond: @escaping Responder) async throws -> TestServer {
-            try await listen { pipeline, log in
+        ///
+        /// - Parameters:
+        ///   - recordingBodies: Whether request bodies are kept, or only their sizes.
+        ///   - tls: Installs TLS on each connection, for an `https` server; `nil` (the default) serves plain `http`.
+        ///   - respond: Produces the answer to each request.
+        /// - Returns: The running server.
+        /// - Throws: SwiftNIO's error when the server cannot listen.
+        public static func start(
+            recordingBodies: Bool = true, tls: TLSInstaller? = nil, _ respond: @escaping Responder
+        ) async throws -> TestServer {
+            try await listen(scheme: tls == nil ? "http" : "https") { pipeline, log in
+                try tls?(pipeline)
                 try pipeline.configureHTTPServerPipeline()
                 try pipeline.addHandler(RecordingHandler(log: log, recordingBodies: recordingBodies, respond: respond))
             }
@@ -51,7 +68,7 @@
         /// Listens on an ephemeral port of 127.0.0.1; `configure` sets up each accepted connection's pipeline, recording
         /// requests in the log it is given.
         static func listen(
-            _ configure: @escaping @Sendable (ChannelPipeline.SynchronousOperations, RequestLog) throws -> Void
+            scheme: String = "http", _ configure: @escaping @Sendable (ChannelPipeline.SynchronousOperations, RequestLog) throws -> Void
         ) async throws -> TestServer {
             let log = RequestLog()
             let connections = OpenConnections()
@@ -69,7 +86,7 @@
                 try await channel.close()
                 throw ChannelError.unknownLocalAddress
             }
-            return TestServer(channel: channel, port: port, recorded: log, connections: connections)
+            return TestServer(channel: channel, port: port, scheme: scheme, recorded: log, connections: connections)
         }
 
         /// A port on 127.0.0.1 that nothing listens on (bound, then released).

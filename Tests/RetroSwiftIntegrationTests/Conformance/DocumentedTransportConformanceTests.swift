@@ -30,6 +30,7 @@ struct DocumentedTransportConformanceTests {
             limitations["framing/body-shorter-than-content-length"] = .differs("libcurl's \"transfer closed\" is URLError.unknown")
             limitations["framing/closed-mid-chunked-body"] = .differs("libcurl's \"transfer closed\" is URLError.unknown")
             limitations["framing/status-out-of-range"] = .differs("libcurl's \"Unsupported response code\" is URLError.unsupportedURL")
+            limitations["tls/unknown-authority-refused"] = .differs("libcurl's \"SSL certificate problem\" is URLError.unknown")
             for id in [
                 "redirects/returned-not-followed", "redirects/loop-refused", "redirects/see-other-becomes-get",
                 "redirects/temporary-keeps-method-and-body", "redirects/cross-origin-credentials",

@@ -123,6 +123,15 @@ open class Domain {
         set { settings.withLock { $0.cache = newValue } }
     }
 
+    /// Which servers this domain's calls trust over `https`: ``ServerTrust/system`` (the default), or certificate
+    /// authorities of your own, public-key pins, or both. It covers every call of the domain — ordinary, streamed,
+    /// uploads, downloads, every hop of a redirect — and a transport that cannot enforce it refuses the call before
+    /// sending anything (``RequestError/Kind/serverTrustUnsupported``). See <doc:ServerTrustAndPinning>.
+    public var serverTrust: ServerTrust {
+        get { settings.current.serverTrust ?? .system }
+        set { settings.withLock { $0.serverTrust = newValue.requirements.isEmpty ? nil : newValue } }
+    }
+
     /// Where this domain's calls go: scheme, host, and optionally a port and a base path, such as
     /// `https://api.example.com/v2`. `nil` (the default for `Domain`) leaves it to the transport's
     /// `setConfiguration`; ``ApiDomain`` sets it from its `baseURL:`.

@@ -10,6 +10,8 @@ struct DomainSettings: Sendable {
     var redirectPolicy: RedirectPolicy = .default
     var responseLimits: ResponseLimits = .default
     var cache: HttpCache?
+    /// `nil` for ``ServerTrust/system``, so most calls copy no arrays for it.
+    var serverTrust: ServerTrust?
     /// The domain's own base URL and shared headers; `nil` when it has neither, so a call copies no more than one
     /// reference for them (they are read on every call).
     var target: DomainTarget?

@@ -29,6 +29,7 @@ enum RedirectFollower {
     private static func networkExchange(_ request: HttpRequestParams, with transport: any HttpTransport) async throws
         -> HttpOperationResult
     {
+        if let trust = request.serverTrust { try checkEnforceable(trust, of: request, by: transport) }
         var result = try await transport.sendRequest(with: request)
         // A relative `Location` resolves against the URL requested, which RetroSwift knows when the transport does
         // not say.
@@ -40,6 +41,33 @@ enum RedirectFollower {
             if let file = result.downloadedFileURL { try? FileManager.default.removeItem(at: file) }
             throw error
         }
+    }
+
+    /// Refuses, before anything is sent, a call whose domain's trust `transport` cannot enforce, or that pins keys for
+    /// a URL that TLS does not protect (a redirect's target included).
+    private static func checkEnforceable(_ trust: ServerTrust, of request: HttpRequestParams, by transport: any HttpTransport)
+        throws
+    {
+        let url = request.url
+        let isHttps = url.scheme?.lowercased() == "https"
+        if !isHttps {
+            guard trust.pinnedPublicKeys.isEmpty else {
+                throw RequestError(
+                    .serverTrustUnsupported, endpoint: request.endpoint,
+                    reason: "the domain's ServerTrust pins public keys, but '\(QueryRedaction().redact(url.absoluteString))' "
+                        + "is not an https URL; nothing was sent")
+            }
+            return
+        }
+        let missing = trust.requirements.subtracting(transport.serverTrustSupport)
+        guard !missing.isEmpty else { return }
+        let what =
+            missing.contains(.publicKeyPins)
+            ? "pins public keys" : "trusts certificate authorities of its own"
+        throw RequestError(
+            .serverTrustUnsupported, endpoint: request.endpoint,
+            reason: "the domain's ServerTrust \(what), which \(type(of: transport)) cannot enforce "
+                + "(see its serverTrustSupport); nothing was sent")
     }
 
     /// Sends a call that a `@Url` field leads to another origin, without the credentials interceptors added.

@@ -51,6 +51,11 @@ public struct HttpRequestParams: Sendable {
     /// Which attempt at the call this is: 1, then 2 and on for each retry of a ``RetryInterceptor`` placed before the
     /// interceptor or transport reading it (metrics count retries by it).
     public internal(set) var attempt = 1
+    /// The domain's ``Domain/serverTrust`` when it is not ``ServerTrust/system``, else `nil`: a transport verifies the
+    /// server's chain against its ``ServerTrust/certificateAuthorities`` instead of the system's, and refuses a
+    /// chain that fails ``ServerTrust/acceptsPins(of:)``. RetroSwift hands a transport only what its
+    /// ``HttpTransport/serverTrustSupport`` says it enforces.
+    public internal(set) var serverTrust: ServerTrust?
     /// Whether RetroSwift's ``HttpCache`` handles this call's caching: its domain has a ``Domain/httpCache``. A transport
     /// with a cache of its own (URLSession's `URLCache`) leaves such a call out of it, neither answering from it nor
     /// storing the response, so that nothing is cached twice or answered by rules RetroSwift does not know.

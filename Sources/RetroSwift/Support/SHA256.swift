@@ -1,5 +1,6 @@
-/// SHA-256 (FIPS 180-4), for the one digest the cache needs: the `Authorization` an entry belongs to, kept on disk
-/// without the credential itself. The core depends on Foundation alone, which has no digest on Linux.
+/// SHA-256 (FIPS 180-4), for the digests the core needs: the `Authorization` an HTTP cache entry belongs to, kept on
+/// disk without the credential itself, and the public-key pins of ``ServerTrust``. The core depends on Foundation
+/// alone, which has no digest on Linux.
 enum SHA256 {
     /// The digest of `text`'s UTF-8 bytes, as 64 lowercase hexadecimal digits.
     static func hex(_ text: String) -> String {
