@@ -61,7 +61,7 @@ final class SessionTaskDelegate: NSObject, URLSessionTaskDelegate, @unchecked Se
         completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
     ) {
         let space = challenge.protectionSpace
-        #if !canImport(FoundationNetworking)
+        #if canImport(Security) && !canImport(FoundationNetworking)
             if space.authenticationMethod == NSURLAuthenticationMethodServerTrust, let serverTrust, let trust = space.serverTrust {
                 guard ServerTrustEvaluation.accepts(trust, host: space.host, by: serverTrust) else {
                     refusedTrust.withLock { $0 = true }

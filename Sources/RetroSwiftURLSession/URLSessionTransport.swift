@@ -170,10 +170,11 @@ public final class URLSessionTransport: ConfigurableHttpTransport {
     /// own there (`RequestError.Kind.serverTrustUnsupported`); use `AsyncHTTPClientTransport` for custom
     /// authorities on Linux.
     public var serverTrustSupport: ServerTrustSupport {
-        #if canImport(FoundationNetworking)
-            []
-        #else
+        // Where ServerTrustEvaluation decides server-trust challenges (SessionTaskDelegate).
+        #if canImport(Security) && !canImport(FoundationNetworking)
             [.certificateAuthorities, .publicKeyPins]
+        #else
+            []
         #endif
     }
 

@@ -10,8 +10,8 @@ import Foundation
 /// ```swift
 /// let api = CatalogApi(transport: URLSessionTransport(), baseURL: URL(string: "https://api.example.com")!)
 /// api.serverTrust = try ServerTrust(pinnedPublicKeys: [
-///     "sha256/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=",  // the server's key
-///     "sha256/BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB=",  // its backup
+///     "sha256/C3Ok6vyTxVeEt9LHWzhX4lv6YEqS+jTluwC0vEUj4c8=",  // the server's key
+///     "sha256/B0Sz/xBMiZP2dTMfC2n/RTZfFC1oBj+z1j9COI6KqDI=",  // its backup
 /// ])
 /// ```
 ///
