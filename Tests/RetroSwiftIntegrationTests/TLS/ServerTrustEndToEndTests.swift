@@ -55,16 +55,10 @@
             _ kind: TransportKind, authority: TestCertificateAuthority, names: TestCertificateAuthority.Names = .loopback,
             _ body: (Api, TestServer) async throws -> Void
         ) async throws {
-            let server = try await TestServer.start(tls: try authority.issue(for: names).serverTLS(), respond)
-            let api = Api(transport: kind.make())
-            api.baseURL = server.baseURL
-            do {
-                try await body(api, server)
-            } catch {
-                await server.stop()
-                throw error
+            let tls = try authority.issue(for: names).serverTLS()
+            try await withServer(kind, tls: tls, respond: respond) { transport, server in
+                try await body(Api(transport: transport), server)
             }
-            await server.stop()
         }
 
         /// The transports that enforce an authority of the domain's own here: async-http-client everywhere,
