@@ -46,12 +46,12 @@ enum SessionTaskRunner {
         _ response: URLResponse?, _ error: (any Error)?, _ request: URLRequest, _ delegate: SessionTaskDelegate,
         knownHeaders: HttpHeaderFields? = nil, _ make: (Int, HttpHeaderFields, URL?) throws -> HttpOperationResult
     ) -> Result<HttpOperationResult, any Error> {
-        // A challenge the delegate refused ends the task as cancelled; the 401 it kept is the answer, without its
-        // body, which went with the cancelled task.
-        // A chain the call's ServerTrust refused ends the task as cancelled too.
+        // A chain the call's ServerTrust refused ends the task as cancelled: the server was not trusted.
         if let error, delegate.refusedServerTrust, (error as? URLError)?.code == .cancelled {
             return .failure(URLError(.serverCertificateUntrusted))
         }
+        // A challenge the delegate refused ends the task as cancelled; the 401 it kept is the answer, without its
+        // body, which went with the cancelled task.
         if let error, let refused = delegate.refusedChallengeResponse, (error as? URLError)?.code == .cancelled {
             return .success(
                 HttpOperationResult(statusCode: refused.statusCode, headers: headers(of: refused), url: refused.url ?? request.url))
