@@ -216,7 +216,7 @@
 
         private func makeRequest(_ params: HttpRequestParams, progress: TransferProgressReporter?) throws -> HTTPClientRequest {
             // Exactly what RetroSwift resolved: URL, method, every header field in order.
-            var request = HTTPClientRequest(url: params.url.absoluteString)
+            var request = HTTPClientRequest(url: params.urlString)
             request.method = HTTPMethod(rawValue: params.method.rawValue)
             if let authorities = params.serverTrust?.certificateAuthorities, !authorities.isEmpty {
                 request.tlsConfiguration = try Self.tlsConfiguration(trusting: authorities)

@@ -73,7 +73,8 @@ public final class BenchmarkApi: Domain, @unchecked Sendable {
     public var catalog: () async throws -> Catalog
 }
 
-/// A transport that does a real transport's work (URL, headers, body into a URLRequest) but no I/O.
+/// A transport that does a real transport's work but no I/O: what `URLSessionTransport` does with a call (the URL and
+/// header fields RetroSwift resolved, and the body, into a URLRequest; the URL requested reported with the response).
 public final class InProcessTransport: ConfigurableHttpTransport {
     public let configuration = HttpTransportConfigurationStore()
     let response: HttpOperationResult
@@ -84,15 +85,17 @@ public final class InProcessTransport: ConfigurableHttpTransport {
     }
 
     public func sendRequest(with params: HttpRequestParams) async throws -> HttpOperationResult {
-        let configuration = try configuration.configuration(for: params)
-        var request = URLRequest(url: try params.url(relativeTo: configuration.baseURL))
+        let url = params.url
+        var request = URLRequest(url: url)
         request.httpMethod = params.method.rawValue
-        for header in params.headerFields(sharedHeaders: configuration.sharedHeaders) {
+        for header in params.headerFields {
             request.setValue(header.value, forHTTPHeaderField: header.name)
         }
         request.httpBody = try params.body?.data()
         blackHoleRequest(request)
-        return response
+        var result = response
+        result.url = url
+        return result
     }
 }
 

@@ -199,7 +199,7 @@ struct RequestBuilder {
 
     /// Sets the `@JsonBody`; a `nil` optional sends no body.
     mutating func setJSONBody<Value>(_ value: Value, for field: RequestPlan.Field) throws {
-        if let optional = value as? any OptionalValue, optional.wrappedAny == nil { return }
+        if field.valueIsOptional, let optional = value as? any OptionalValue, optional.wrappedAny == nil { return }
         guard let encodable = value as? any Encodable else {
             throw invalid(field, "\(type(of: value)) is not Encodable")
         }
@@ -276,21 +276,22 @@ struct RequestBuilder {
         }
         // A @Url field's value stands in for the template: its path, then its own query before the fields'.
         let url = dynamicURL?.url
-        var params = HttpRequestParams(
+        let params = HttpRequestParams(
             method: plan.endpoint.method, encodedPath: url?.encodedPath ?? encodedPath(),
             encodedQuery: encodedQuery(after: url.map { $0.encodedQuery } ?? plan.template.staticQuery),
             queryItems: url?.encodedQuery.map { PathTemplate.decodedItems($0) + queryItems } ?? queryItems, headers: headers,
             body: try body(), timeout: plan.timeout ?? settings.timeout, responseDestination: plan.responseDestination,
             endpoint: plan.endpoint, domainTarget: settings.target, responseLimits: settings.responseLimits
         )
-        if let dynamicURL, let schemeAndAuthority = dynamicURL.url.schemeAndAuthority {
-            // A full URL becomes the absolute URL, its origin still to be checked against the base URL's.
-            let text = schemeAndAuthority + params.encodedPathAndQuery
-            guard let absolute = URL(string: text) else { throw invalid(dynamicURL.field, "the URL '\(text)' is not a valid URL") }
-            params.absoluteURL = absolute
-            params.dynamicURLState = .pendingOriginCheck(field: dynamicURL.field.property, policy: plan.otherHosts)
-        }
-        return params
+        // Most calls have no @Url field: their request is returned as made, without a copy to change.
+        guard let dynamicURL, let schemeAndAuthority = dynamicURL.url.schemeAndAuthority else { return params }
+        // A full URL becomes the absolute URL, its origin still to be checked against the base URL's.
+        let text = schemeAndAuthority + params.encodedPathAndQuery
+        guard let absolute = URL(string: text) else { throw invalid(dynamicURL.field, "the URL '\(text)' is not a valid URL") }
+        var pointed = params
+        pointed.absoluteURL = absolute
+        pointed.dynamicURLState = .pendingOriginCheck(field: dynamicURL.field.property, policy: plan.otherHosts)
+        return pointed
     }
 
     private func encodedPath() -> String {

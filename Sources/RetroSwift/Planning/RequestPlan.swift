@@ -16,6 +16,9 @@ final class RequestPlan: Sendable {
         let kind: ParameterKind
         /// The wire name.
         let name: String
+        /// Whether the field's type may be an `Optional`, whose `nil` sends nothing: settled once when the endpoint
+        /// is planned, so that a call casts no value of another type to find out.
+        var valueIsOptional = true
     }
 
     /// How the wrappers are read out of a request value of `requestType`.

@@ -119,7 +119,10 @@ enum RequestPlanner {
         }
         return RequestPlan(
             endpoint: endpoint, template: template, requestType: ObjectIdentifier(requestType),
-            fields: draft.fields.map { RequestPlan.Field(property: $0.property, kind: $0.kind, name: $0.name ?? $0.property) },
+            fields: draft.fields.map {
+                RequestPlan.Field(
+                    property: $0.property, kind: $0.kind, name: $0.name ?? $0.property, valueIsOptional: $0.valueIsOptional)
+            },
             reader: reader, bodyStyle: draft.bodyStyle, staticHeaders: draft.staticHeaders, timeout: declaration.timeout,
             responseDestination: ResponseDecoding.destination(for: responseType), otherHosts: declaration.otherHosts
         )

@@ -23,7 +23,8 @@ public struct ResponseBodyBudget: Sendable {
     let contentLength: Int64?
     /// Whether the body has a `Content-Encoding`, so that its `Content-Length` counts compressed bytes.
     let isEncoded: Bool
-    private let request: HttpRequestParams
+    /// The endpoint its errors name: the request itself is not kept, so that a budget copies no request.
+    private let endpoint: EndpointIdentity
     private let limitName: String
 
     /// Checks the head of a response and sets the budget of its body.
@@ -36,7 +37,7 @@ public struct ResponseBodyBudget: Sendable {
     /// - Throws: ``RequestError`` of kind ``RequestError/Kind/malformedResponse`` for a head that breaks HTTP's rules,
     ///   or ``RequestError/Kind/responseTooLarge`` for one over the limits or announcing a body over them.
     public init(for request: HttpRequestParams, statusCode: Int, headers: HttpHeaderFields) throws {
-        self.request = request
+        self.endpoint = request.endpoint
         let limits = request.responseLimits
         let length = try ResponseChecks.checkHead(statusCode: statusCode, headers: headers, for: request)
         // Error bodies stay in memory whatever the destination; 2xx bodies only when the call asked for them there.
@@ -54,7 +55,7 @@ public struct ResponseBodyBudget: Sendable {
             }
         } else if let length, length > maxBytes, ResponseChecks.hasContent(statusCode: statusCode, method: request.method) {
             throw ResponseChecks.tooLarge(
-                request, "its Content-Length is \(length) bytes, more than the \(maxBytes) allowed in memory (\(limitName))")
+                request.endpoint, "its Content-Length is \(length) bytes, more than the \(maxBytes) allowed in memory (\(limitName))")
         }
         self.maxBytes = maxBytes
         self.limitName = limitName
@@ -69,6 +70,6 @@ public struct ResponseBodyBudget: Sendable {
     public mutating func add(_ byteCount: Int) throws {
         count = count.addingReportingOverflow(byteCount).overflow ? Int.max : count + byteCount
         guard count > maxBytes else { return }
-        throw ResponseChecks.tooLarge(request, "the body passed \(maxBytes) bytes (\(limitName))")
+        throw ResponseChecks.tooLarge(endpoint, "the body passed \(maxBytes) bytes (\(limitName))")
     }
 }

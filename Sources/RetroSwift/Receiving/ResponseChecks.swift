@@ -41,7 +41,7 @@ enum ResponseChecks {
         let limits = request.responseLimits
         if headers.count > limits.maxHeaderFields {
             throw tooLarge(
-                request,
+                request.endpoint,
                 "the head has \(headers.count) fields, more than the \(limits.maxHeaderFields) allowed "
                     + "(ResponseLimits.maxHeaderFields)")
         }
@@ -58,7 +58,7 @@ enum ResponseChecks {
         }
         if bytes > limits.maxHeaderBytes {
             throw tooLarge(
-                request,
+                request.endpoint,
                 "the head's fields have \(bytes) bytes, more than the \(limits.maxHeaderBytes) allowed "
                     + "(ResponseLimits.maxHeaderBytes)")
         }
@@ -135,7 +135,7 @@ enum ResponseChecks {
         RequestError(.malformedResponse, endpoint: request.endpoint, reason: "the response is refused: " + reason, response: response)
     }
 
-    static func tooLarge(_ request: HttpRequestParams, _ reason: String) -> RequestError {
-        RequestError(.responseTooLarge, endpoint: request.endpoint, reason: "the response is refused: " + reason)
+    static func tooLarge(_ endpoint: EndpointIdentity, _ reason: String) -> RequestError {
+        RequestError(.responseTooLarge, endpoint: endpoint, reason: "the response is refused: " + reason)
     }
 }

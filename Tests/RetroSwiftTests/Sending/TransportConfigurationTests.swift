@@ -46,8 +46,29 @@ struct TransportConfigurationTests {
         // When
         _ = try await Api(transport: transport).item(ItemRequest(id: 7, full: true))
 
+        // Then: the URL, as a URL and as a string made without one, from the resolved base URL or the one given
+        let request = try #require(transport.lastRequest)
+        #expect(try transport.url(of: request).absoluteString == expected)
+        #expect(request.url.absoluteString == expected)
+        #expect(request.urlString == expected)
+        #expect(request.urlString(relativeTo: URL(string: base)!) == expected)
+    }
+
+    @Test("a transport that keeps its own base URL joins the path and query to that one, not to the resolved one")
+    func joinsOtherBaseURL() async throws {
+        // Given
+        let transport = RecordingTransport()
+        transport.setConfiguration(baseURL: URL(string: "https://example.com/v1/")!, sharedHeaders: nil)
+
+        // When
+        _ = try await Api(transport: transport).item(ItemRequest(id: 7, full: true))
+
         // Then
-        #expect(try transport.url(of: #require(transport.lastRequest)).absoluteString == expected)
+        let request = try #require(transport.lastRequest)
+        let own = URL(string: "http://127.0.0.1:9000/proxy/#top")!
+        #expect(request.urlString(relativeTo: own) == "http://127.0.0.1:9000/proxy/items/7?full=true")
+        #expect(try request.url(relativeTo: own).absoluteString == "http://127.0.0.1:9000/proxy/items/7?full=true")
+        #expect(request.urlString == "https://example.com/v1/items/7?full=true")
     }
 
     @Test("ApiDomain carries its base URL and shared headers itself, leaving the transport as it is")

@@ -56,6 +56,8 @@ struct DeclarationDraft {
         let property: String
         let kind: ParameterKind
         let name: String?
+        /// Whether the field's type may be an `Optional` (unknown types count as one), settled here once.
+        var valueIsOptional = true
     }
 
     /// The request type's name, for messages only: printing a type name costs about 0.2 ms the first time, which

@@ -29,7 +29,9 @@ struct ParameterFieldsRule: DeclarationRule {
                     field: property
                 )
             }
-            return DeclarationDraft.CheckedField(property: property, kind: kind, name: field.name)
+            return DeclarationDraft.CheckedField(
+                property: property, kind: kind, name: field.name,
+                valueIsOptional: field.valueType.map { $0 is any OptionalValue.Type } ?? true)
         }
     }
 }

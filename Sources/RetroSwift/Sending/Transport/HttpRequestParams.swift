@@ -105,9 +105,17 @@ public struct HttpRequestParams: Sendable {
     /// query alone, and such a transport joins them with its base URL through ``url(relativeTo:)``.
     public var url: URL {
         if let absoluteURL { return absoluteURL }
-        if let target, let url = URL(string: urlString(relativeTo: target.baseURL)) { return url }
+        if let target, let url = URL(string: joined(to: target.urlPrefix)) { return url }
         // A percent-encoded path and query always parse; "/" is the last resort for a value that never occurs.
         return URL(string: encodedPathAndQuery) ?? URL(string: "/")!
+    }
+
+    /// ``url`` as a string, without making a `URL` of it: for a client that takes a string and parses it itself
+    /// (async-http-client does), which saves parsing it twice.
+    public var urlString: String {
+        if let absoluteURL { return absoluteURL.absoluteString }
+        guard let target else { return encodedPathAndQuery }
+        return joined(to: target.urlPrefix)
     }
 
     /// Every header field to send, in order, resolved by RetroSwift: the shared headers (the domain's and the
@@ -158,13 +166,15 @@ public struct HttpRequestParams: Sendable {
     /// Linux; every part is already percent-encoded, so nothing needs re-parsing.
     public func urlString(relativeTo baseURL: URL) -> String {
         if let absoluteURL { return absoluteURL.absoluteString }
-        // UTF-8 code units, not Characters: the delimiters are ASCII, and grapheme breaking is the slow part here.
-        let base = baseURL.absoluteString
-        let utf8 = base.utf8
-        var end = utf8.firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? utf8.endIndex
-        while end > utf8.startIndex, utf8[utf8.index(before: end)] == UInt8(ascii: "/") { end = utf8.index(before: end) }
-        var url = String(base[..<end])
-        url.reserveCapacity(utf8.distance(from: utf8.startIndex, to: end) + encodedPath.utf8.count + (encodedQuery?.utf8.count ?? -1) + 1)
+        // The base URL RetroSwift resolved for this call has its prefix made already.
+        if let target, target.baseURL == baseURL { return joined(to: target.urlPrefix) }
+        return joined(to: HttpTransportConfiguration.urlPrefix(of: baseURL))
+    }
+
+    /// `prefix` (a base URL's `HttpTransportConfiguration.urlPrefix`) followed by the path and query.
+    private func joined(to prefix: String) -> String {
+        var url = prefix
+        url.reserveCapacity(prefix.utf8.count + encodedPath.utf8.count + (encodedQuery?.utf8.count ?? -1) + 1)
         url += encodedPath
         if let encodedQuery {
             url += "?"

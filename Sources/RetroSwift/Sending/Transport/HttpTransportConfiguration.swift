@@ -6,11 +6,25 @@ public struct HttpTransportConfiguration: Sendable, Hashable {
     public let baseURL: URL
     /// Headers sent with every request; a request's own header of the same name wins.
     public let sharedHeaders: [String: String]
+    /// `baseURL` as the start of every request's URL: its string without query, fragment or trailing slashes. Made
+    /// once here, so that a call only appends its path and query.
+    let urlPrefix: String
 
     /// Creates a configuration.
     public init(baseURL: URL, sharedHeaders: [String: String]? = nil) {
         self.baseURL = baseURL
         self.sharedHeaders = sharedHeaders ?? [:]
+        self.urlPrefix = Self.urlPrefix(of: baseURL)
+    }
+
+    /// The start of the URLs made from `baseURL`: its string without query, fragment or trailing slashes.
+    static func urlPrefix(of baseURL: URL) -> String {
+        // UTF-8 code units, not Characters: the delimiters are ASCII, and grapheme breaking is the slow part here.
+        let base = baseURL.absoluteString
+        let utf8 = base.utf8
+        var end = utf8.firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? utf8.endIndex
+        while end > utf8.startIndex, utf8[utf8.index(before: end)] == UInt8(ascii: "/") { end = utf8.index(before: end) }
+        return String(base[..<end])
     }
 
     /// Why `baseURL` and `sharedHeaders` cannot be used, or `nil` when they can: the base URL must be an absolute
