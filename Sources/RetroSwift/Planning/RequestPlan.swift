@@ -16,8 +16,9 @@ final class RequestPlan: Sendable {
         let kind: ParameterKind
         /// The wire name.
         let name: String
-        /// Whether the field's type may be an `Optional`, whose `nil` sends nothing: settled once when the endpoint
-        /// is planned, so that a call casts no value of another type to find out.
+        /// Whether the field's type may be an `Optional`, whose `nil` sends nothing: settled once for a `@JsonBody`
+        /// when the endpoint is planned, so that a call casts no body of another type to find out; `true` (cast to
+        /// find out) for the other kinds.
         var valueIsOptional = true
     }
 

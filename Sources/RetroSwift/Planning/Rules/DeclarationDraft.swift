@@ -56,7 +56,8 @@ struct DeclarationDraft {
         let property: String
         let kind: ParameterKind
         let name: String?
-        /// Whether the field's type may be an `Optional` (unknown types count as one), settled here once.
+        /// Whether the field's type may be an `Optional` (unknown types, and kinds other than `@JsonBody`, count as
+        /// one).
         var valueIsOptional = true
     }
 

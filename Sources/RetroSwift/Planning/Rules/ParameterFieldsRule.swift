@@ -31,7 +31,9 @@ struct ParameterFieldsRule: DeclarationRule {
             }
             return DeclarationDraft.CheckedField(
                 property: property, kind: kind, name: field.name,
-                valueIsOptional: field.valueType.map { $0 is any OptionalValue.Type } ?? true)
+                // Asked of JSON bodies only, the one kind whose call casts for it: a first lookup of a type's
+                // conformance scans every conformance record, a cost best not added to other fields' first call.
+                valueIsOptional: kind == .jsonBody ? field.valueType.map { $0 is any OptionalValue.Type } ?? true : true)
         }
     }
 }
