@@ -35,7 +35,9 @@ struct PathTemplate: Sendable {
                     )
                 ]))
         }
-        if template.contains("#") {
+        // Bytes, not Foundation's substring search, which a string literal here would pick: this runs once per endpoint,
+        // on its first call.
+        if template.utf8.contains(UInt8(ascii: "#")) {
             problems.append(
                 Problem(
                     problem: "path template '\(template)' contains a fragment ('#')",
@@ -48,7 +50,7 @@ struct PathTemplate: Sendable {
         let (pieces, pathProblems) = parsePath(path, template: template)
         problems += pathProblems
         if let query {
-            if query.contains("{") || query.contains("}") {
+            if query.utf8.contains(where: { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "}") }) {
                 problems.append(
                     Problem(
                         problem: "path template '\(template)' has a placeholder in its query",
@@ -80,28 +82,33 @@ struct PathTemplate: Sendable {
     private static func parsePath(_ path: String, template: String) -> ([Piece], [Problem]) {
         var pieces: [Piece] = []
         var problems: [Problem] = []
-        var literal = ""
-        var placeholder: String?
-        for character in path {
-            switch (character, placeholder) {
-            case ("{", nil):
-                if !literal.isEmpty { pieces.append(.literal(literal)) }
-                literal = ""
-                placeholder = ""
-            case ("}", let name?):
+        // Scanned as UTF-8 bytes: the braces are ASCII, so the text between them slices at valid boundaries, and no
+        // Character is built (an endpoint's first call parses its template).
+        let utf8 = path.utf8
+        var start = utf8.startIndex
+        var inPlaceholder = false
+        var index = utf8.startIndex
+        while index != utf8.endIndex {
+            switch (utf8[index], inPlaceholder) {
+            case (UInt8(ascii: "{"), false):
+                if start != index { pieces.append(.literal(String(path[start..<index]))) }
+                inPlaceholder = true
+                start = utf8.index(after: index)
+            case (UInt8(ascii: "}"), true):
+                let name = String(path[start..<index])
                 if let problem = nameProblem(name, template: template) { problems.append(problem) }
                 pieces.append(.placeholder(name))
-                placeholder = nil
-            case ("{", _), ("}", nil):
+                inPlaceholder = false
+                start = utf8.index(after: index)
+            case (UInt8(ascii: "{"), true), (UInt8(ascii: "}"), false):
                 return (pieces, [unbalanced(template)])
-            case (_, let name?):
-                placeholder = name + String(character)
-            case (_, nil):
-                literal.append(character)
+            default:
+                break
             }
+            index = utf8.index(after: index)
         }
-        if placeholder != nil { return (pieces, [unbalanced(template)]) }
-        if !literal.isEmpty { pieces.append(.literal(literal)) }
+        if inPlaceholder { return (pieces, [unbalanced(template)]) }
+        if start != utf8.endIndex { pieces.append(.literal(String(path[start...]))) }
         for case .literal(let text) in pieces where !PercentEncoding.isValidEncoded(text, allowing: literalPath) {
             problems.append(
                 Problem(
