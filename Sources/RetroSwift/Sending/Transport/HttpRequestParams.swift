@@ -105,7 +105,7 @@ public struct HttpRequestParams: Sendable {
     /// query alone, and such a transport joins them with its base URL through ``url(relativeTo:)``.
     public var url: URL {
         if let absoluteURL { return absoluteURL }
-        if let target, let url = URL(string: joined(to: target.urlPrefix)) { return url }
+        if target != nil, let url = URL(string: urlString) { return url }
         // A percent-encoded path and query always parse; "/" is the last resort for a value that never occurs.
         return URL(string: encodedPathAndQuery) ?? URL(string: "/")!
     }
