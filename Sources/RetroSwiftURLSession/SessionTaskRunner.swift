@@ -20,6 +20,10 @@ enum SessionTaskRunner {
     ) async throws -> HttpOperationResult {
         try await run(delegate: delegate) { complete in
             session.downloadTask(with: request) { location, response, error in
+                // Apple's URLSession deletes `location` once this handler returns; swift-corelibs-foundation never
+                // does, so a body not moved out below (an error status's, one over the call's limits) would stay in
+                // NSTemporaryDirectory() for good.
+                defer { if let location { try? FileManager.default.removeItem(at: location) } }
                 complete(
                     result(response, error, request, delegate) { status, headers, url in
                         guard let location else { return HttpOperationResult(statusCode: status, headers: headers, url: url) }
@@ -27,7 +31,7 @@ enum SessionTaskRunner {
                         // to the call's limits here, before an error body is read into memory.
                         var budget = try ResponseBodyBudget(for: params, statusCode: status, headers: headers)
                         try budget.add((try? location.resourceValues(forKeys: [.fileSizeKey]).fileSize) ?? 0)
-                        // URLSession deletes `location` when this handler returns, so move it first.
+                        // A 2xx body is moved to a file the call returns, before `location` goes.
                         if (200..<300).contains(status) {
                             let kept = TemporaryFile.url(for: .download, in: temporaryDirectory)
                             try FileManager.default.moveItem(at: location, to: kept)

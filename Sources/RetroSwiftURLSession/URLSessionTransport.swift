@@ -21,7 +21,8 @@ import RetroSwift
 ///   swift-corelibs-foundation's upload from a file crashes the process when the transfer ends while it waits for
 ///   the file, as a cancellation or a timeout can make it do. To stream large files from disk on Linux, use
 ///   `AsyncHTTPClientTransport`. `DownloadedFile` responses are downloaded to disk everywhere. Both go to
-///   ``temporaryDirectory``, and a call that fails leaves nothing there.
+///   ``temporaryDirectory``, and a call that fails leaves nothing there. (On Linux a download that fails mid-transfer
+///   leaves swift-corelibs-foundation's own partial file in `NSTemporaryDirectory()`: it says nowhere where it is.)
 /// - Streamed responses run on a session of their own, allowing at least 64 connections per host: an open stream
 ///   holds its connection, and streams sharing the connections of ordinary calls (6 per host by default) would make
 ///   those calls wait, and time out, until a stream ended.

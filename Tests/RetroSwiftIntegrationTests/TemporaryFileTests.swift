@@ -5,7 +5,9 @@ import Testing
 
 /// What the transports leave in their temporary directory: a returned `DownloadedFile` and nothing else, whether
 /// the call finished, failed, timed out or was cancelled. Each test gets a directory of its own (the transports'
-/// `temporaryDirectory`), so tests running in parallel cannot see each other's files.
+/// `temporaryDirectory`), so tests running in parallel cannot see each other's files. Nothing is left in
+/// `NSTemporaryDirectory()` either, where swift-corelibs-foundation's download task writes first: each response body
+/// starts with a marker of its own, so a file a call left there is found by its content.
 @Suite("End to end: temporary files", .timeLimit(.minutes(4)))
 struct TemporaryFileTests {
     private struct UploadRequest {
@@ -29,11 +31,12 @@ struct TemporaryFileTests {
 
         var description: String { rawValue }
 
-        var response: ScriptedResponse {
-            let body = Data(repeating: 0x5A, count: 256 * 1024)
+        /// - Parameter marker: what the body starts with.
+        func response(marker: String) -> ScriptedResponse {
+            let body = Data(marker.utf8) + Data(repeating: 0x5A, count: 256 * 1024 - marker.utf8.count)
             return switch self {
             case .finished: ScriptedResponse(status: 200, headers: [("Content-Type", "application/octet-stream")], body: body)
-            case .errorStatus: .text("no such thing", status: 404)
+            case .errorStatus: .text("\(marker): no such thing", status: 404)
             case .cutMidBody: ScriptedResponse(status: 200, body: body, behavior: .closeMidResponse)
             case .stalledPastTimeout, .cancelledMidBody:
                 ScriptedResponse(status: 200, body: body, behavior: .stalled(afterBytes: 64 * 1024))
@@ -60,6 +63,30 @@ struct TemporaryFileTests {
         try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
     }
 
+    /// Whether the call is a URLSession download on Linux whose transfer fails: swift-corelibs-foundation's download
+    /// task then leaves its partial file in `NSTemporaryDirectory()` (documented in RetroSwiftURLSession's overview).
+    private static func transferFailureLeavesFoundationFile(_ kind: TransportKind, _ call: Call, _ outcome: Outcome) -> Bool {
+        #if canImport(FoundationNetworking)
+            kind == .urlSession && call != .upload && [.cutMidBody, .stalledPastTimeout, .cancelledMidBody].contains(outcome)
+        #else
+            false
+        #endif
+    }
+
+    /// The files directly in `NSTemporaryDirectory()` whose content starts with `marker`.
+    private static func filesInSystemTemporaryDirectory(startingWith marker: String) throws -> [String] {
+        let directory = URL(fileURLWithPath: NSTemporaryDirectory(), isDirectory: true)
+        let prefix = Data(marker.utf8)
+        return try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { name in
+            let url = directory.appendingPathComponent(name)
+            guard (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true,
+                let handle = try? FileHandle(forReadingFrom: url)
+            else { return false }
+            defer { try? handle.close() }
+            return (try? handle.read(upToCount: prefix.count)) == prefix
+        }
+    }
+
     @Test(
         "a finished, failed, timed-out or cancelled call leaves only the DownloadedFile it returned",
         arguments: TransportKind.allCases, Call.allCases)
@@ -81,7 +108,8 @@ struct TemporaryFileTests {
         let upload = FileManager.default.temporaryDirectory.appendingPathComponent("retroswift-upload-\(UUID().uuidString)")
         try Data(repeating: 0x41, count: 64 * 1024).write(to: upload)
         defer { try? FileManager.default.removeItem(at: upload) }
-        try await withServer(kind, temporaryDirectory: missing, respond: { _ in Outcome.finished.response }) { transport, _ in
+        let respond: TestServer.Responder = { _ in Outcome.finished.response(marker: "unwritable") }
+        try await withServer(kind, temporaryDirectory: missing, respond: respond) { transport, _ in
             let api = Api(transport: transport)
 
             // When
@@ -109,8 +137,9 @@ struct TemporaryFileTests {
         try Data(repeating: 0x41, count: 512 * 1024).write(to: upload)
         defer { try? FileManager.default.removeItem(at: upload) }
         let request = UploadRequest(file: .init(fileName: "a.bin", mimeType: "application/octet-stream", fileURL: upload))
+        let marker = "retroswift-marker-\(UUID().uuidString)"
 
-        try await withServer(kind, temporaryDirectory: directory, respond: { _ in outcome.response }) { transport, server in
+        try await withServer(kind, temporaryDirectory: directory, respond: { _ in outcome.response(marker: marker) }) { transport, server in
             let api = Api(transport: transport)
             api.timeout = outcome == .stalledPastTimeout ? 0.5 : 30
             let send: @Sendable () async throws -> DownloadedFile? = {
@@ -141,6 +170,15 @@ struct TemporaryFileTests {
             }
 
             // Then
+            let leftInSystemDirectory = try Self.filesInSystemTemporaryDirectory(startingWith: marker)
+            if Self.transferFailureLeavesFoundationFile(kind, call, outcome) {
+                // Its completion handler gets no file URL then, so the transport cannot find the file to delete it.
+                withKnownIssue("swift-corelibs-foundation keeps a failed download's partial file", isIntermittent: true) {
+                    #expect(leftInSystemDirectory == [], "\(kind) \(call) \(outcome)")
+                }
+            } else {
+                #expect(leftInSystemDirectory == [], "\(kind) \(call) \(outcome)")
+            }
             let files = try Self.contents(of: directory)
             switch (outcome, returned) {
             case (.finished, .success(let file)):
