@@ -116,7 +116,7 @@ recompile() {
 
 # Flags apply to every module built, so $GRAPHS also holds SwiftNIO's and the others' graphs; only our modules' are
 # passed to docc. Extension block symbols document RetroSwift's conformances of Data, String and Optional and
-# RetroSwiftTesting's fixtures on HttpOperationResult; synthesized members (Collection's methods on HttpHeaderFields
+# RetroSwiftTesting's fixtures on HttpOperationResult; synthesized members (Collection's methods on HTTPHeaderFields
 # and the like) are left out.
 log="$SCRATCH/docs-build.log"
 build() {

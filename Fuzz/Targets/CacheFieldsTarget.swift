@@ -1,5 +1,5 @@
 // Target for the fields the HTTP cache reads from responses (Sources/RetroSwift/Caching): `Cache-Control`
-// (`CacheControl`), HTTP dates (`HttpDate.parse`, also behind `Retry-After`), and the freshness a stored entry
+// (`CacheControl`), HTTP dates (`HTTPDate.parse`, also behind `Retry-After`), and the freshness a stored entry
 // computes from `Cache-Control`, `Expires`, `Date`, `Age` and `Last-Modified` together.
 //
 // Invariants, for any field value:
@@ -29,16 +29,16 @@ enum FuzzCacheFields {
         fuzzCheck(CacheControl(value) == control, "cache-control: \(shown) read twice differs")
         fuzzCheck(CacheControl(" ,\t" + value + ", ") == control, "cache-control: \(shown) differs with commas and spaces around it")
 
-        let date = HttpDate.parse(value, now: now)
+        let date = HTTPDate.parse(value, now: now)
         if let date { fuzzCheck(date.timeIntervalSince1970.isFinite, "http-date: \(shown) gives \(date)") }
         if bytes.allSatisfy({ $0 < 0x80 }) {
-            fuzzCheck(HttpDate.parse(" \t" + value + "\t ", now: now) == date, "http-date: \(shown) differs with spaces around it")
+            fuzzCheck(HTTPDate.parse(" \t" + value + "\t ", now: now) == date, "http-date: \(shown) differs with spaces around it")
         }
 
         let fields: [String: String] = [
             "Cache-Control": value, "Expires": value, "Date": value, "Age": value, "Last-Modified": value, "ETag": value,
         ]
-        let response = HttpOperationResult(statusCode: 200, headers: HttpHeaderFields(fields), body: Data(bytes.prefix(64)))
+        let response = HttpOperationResult(statusCode: 200, headers: HTTPHeaderFields(fields), body: Data(bytes.prefix(64)))
         let request = HttpRequestParams(
             method: .get, encodedPath: "/", encodedQuery: nil, queryItems: [], headers: [], body: nil, timeout: nil,
             responseDestination: .memory, endpoint: EndpointIdentity(domain: "Fuzz", name: "cache", method: .get, template: "/"))

@@ -49,8 +49,8 @@ enum FuzzLinkHeader {
             fuzzCheck(LinkHeader.target(of: header, relation: relation) == expected, "link-header: target(of:relation: \(relation))")
         }
 
-        let strategy = Pagination<Page, HttpResponse<[Int]>, Int>.linkHeader(\.url, items: \.self)
-        let response = HttpResponse(body: [1, 2, 3], headers: ["Link": header], url: pageURL)
+        let strategy = Pagination<Page, HTTPResponse<[Int]>, Int>.linkHeader(\.url, items: \.self)
+        let response = HTTPResponse(body: [1, 2, 3], headers: ["Link": header], url: pageURL)
         guard let next = try? strategy.next(Page(url: pageURL.absoluteString), response, [1, 2, 3]) else { return }
         guard let nextURL = URL(string: next.url) else { fuzzFail("link-header: next page \(next.url.debugDescription) is not a URL") }
         fuzzCheck(

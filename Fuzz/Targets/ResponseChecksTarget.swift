@@ -20,9 +20,9 @@ enum FuzzResponseChecks {
     static func run(_ bytes: [UInt8]) {
         guard bytes.count >= 3 else { return }
         let status = 100 + (Int(bytes[0]) << 8 | Int(bytes[1])) % 900
-        let method: HttpMethod = bytes[2] & 1 == 0 ? .get : .head
+        let method: HTTPMethod = bytes[2] & 1 == 0 ? .get : .head
         let destination: ResponseDestination = bytes[2] & 2 == 0 ? .memory : .file
-        var headers = HttpHeaderFields()
+        var headers = HTTPHeaderFields()
         var rest = bytes[3...]
         while let newline = rest.firstIndex(of: 0x0A) {
             let line = rest[..<newline]

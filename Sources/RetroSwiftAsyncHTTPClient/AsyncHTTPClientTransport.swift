@@ -26,7 +26,7 @@
     /// ``failFastClient`` does not follow them itself. A client of your own must be created with
     /// `redirectConfiguration: .disallow` for that policy to apply; one that follows redirects itself applies its own
     /// rules first.
-    public final class AsyncHTTPClientTransport: ConfigurableHttpTransport {
+    public final class AsyncHTTPClientTransport: ConfigurableHTTPTransport {
         /// The client requests go through; its lifetime is yours (the default ``failFastClient`` needs no shutdown).
         ///
         /// With the default, a call whose body is kept in memory or written to a file goes through one of
@@ -79,7 +79,7 @@
             return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
         }
         /// Where the domain's configuration is kept.
-        public let configuration = HttpTransportConfigurationStore()
+        public let configuration = HTTPTransportConfigurationStore()
         /// The timeout used when neither the endpoint nor the domain sets one: the longest wait for the head (connecting
         /// and waiting for a pooled connection included), and then the longest silence of the body.
         public let defaultTimeout: TimeInterval
@@ -143,7 +143,7 @@
                     return try await result(from: response, url: request.url, params: params, progress: progress, activity: nil)
                 }
                 let response = try await execute(request, params: params, on: nil, timeout: timeout, deadline: deadline)
-                // A 2xx stream returns with its head; its body's silence is bounded as it is read (HttpBodyStream).
+                // A 2xx stream returns with its head; its body's silence is bounded as it is read (HTTPBodyStream).
                 if params.responseDestination == .stream && (200..<300).contains(response.status.code) {
                     return try await result(from: response, url: request.url, params: params, progress: progress, activity: nil)
                 }
@@ -256,7 +256,7 @@
             from response: HTTPClientResponse, url: String, params: HttpRequestParams, progress: TransferProgressReporter?,
             activity: BodyActivity?
         ) async throws -> HttpOperationResult {
-            let headers = HttpHeaderFields(response.headers.map { HttpHeader(name: $0.name, value: $0.value) })
+            let headers = HTTPHeaderFields(response.headers.map { HTTPHeader(name: $0.name, value: $0.value) })
             let status = Int(response.status.code)
             // The head is refused here, before a byte of its body is read: a broken one, or one announcing a body over
             // the call's limits; every piece is then counted against them as it arrives.
@@ -276,7 +276,7 @@
                     counter?.add(buffer.readableBytes)
                     return Data(buffer.readableBytesView)
                 }
-                let stream = HttpBodyStream.reading(
+                let stream = HTTPBodyStream.reading(
                     chunks, idleTimeout: .nanoseconds(Self.nanoseconds(ofTimeout: params.timeout ?? defaultTimeout)),
                     translatingErrors: { Self.translate($0, params) },
                     onEnd: { counter?.finish() })

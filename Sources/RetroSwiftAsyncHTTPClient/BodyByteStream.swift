@@ -8,7 +8,7 @@
     struct BodyByteStream: AsyncSequence, Sendable {
         typealias Element = ByteBuffer
 
-        let body: HttpRequestBody
+        let body: HTTPRequestBody
         let length: Int64
         /// Told of each chunk as the connection takes it, when someone observes the upload.
         let progress: TransferProgressReporter?

@@ -58,7 +58,7 @@
             try await redaction.intercept(request, next: next)
         }
 
-        private static func write(_ entry: HttpLogEntry, to logger: Logger, level: Logger.Level, errorLevel: Logger.Level) {
+        private static func write(_ entry: HTTPLogEntry, to logger: Logger, level: Logger.Level, errorLevel: Logger.Level) {
             let milliseconds = Double(entry.duration.components.seconds) * 1_000 + Double(entry.duration.components.attoseconds) / 1e15
             var metadata: Logger.Metadata = [
                 "http.request.method": .string(entry.method.rawValue),

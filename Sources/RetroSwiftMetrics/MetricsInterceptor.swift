@@ -22,7 +22,7 @@
     /// | `retroswift.client.retries` | counter | each request that is a `RetryInterceptor`'s retry |
     ///
     /// Place it after `RetryInterceptor` to measure each attempt and count retries, before it to measure each call
-    /// as a whole. A cached answer (`HttpCache`) passes it too, measured like any other.
+    /// as a whole. A cached answer (`HTTPCache`) passes it too, measured like any other.
     ///
     /// ```swift
     /// api.interceptors = [RetryInterceptor(), MetricsInterceptor()]

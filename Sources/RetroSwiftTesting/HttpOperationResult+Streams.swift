@@ -41,10 +41,10 @@ extension HttpOperationResult {
         failure: (any Error & Sendable)? = nil
     ) -> HttpOperationResult {
         guard (200..<300).contains(status) else {
-            return HttpOperationResult(statusCode: status, headers: HttpHeaderFields(headers), body: pieces.reduce(Data(), +))
+            return HttpOperationResult(statusCode: status, headers: HTTPHeaderFields(headers), body: pieces.reduce(Data(), +))
         }
         let chunks = ScriptedChunks(pieces: pieces, interval: interval, failure: failure)
-        return HttpOperationResult(statusCode: status, headers: HttpHeaderFields(headers), bodyStream: .reading(chunks))
+        return HttpOperationResult(statusCode: status, headers: HTTPHeaderFields(headers), bodyStream: .reading(chunks))
     }
 }
 

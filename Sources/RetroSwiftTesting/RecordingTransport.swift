@@ -9,7 +9,7 @@ import RetroSwift
 /// _ = try await api.getSchedules(request)
 /// #expect(transport.requests.first?.encodedPathAndQuery == "/api/v1/schedule?page=1")
 /// ```
-public final class RecordingTransport: ConfigurableHttpTransport {
+public final class RecordingTransport: ConfigurableHTTPTransport {
     /// Produces the response for a request; throw to simulate a transport failure.
     public typealias Responder = @Sendable (HttpRequestParams) async throws -> HttpOperationResult
 
@@ -17,7 +17,7 @@ public final class RecordingTransport: ConfigurableHttpTransport {
     private let recorded = Protected<[HttpRequestParams]>([])
     /// The configuration the domain set, with the same conflict rules as the bundled transports; a test that does not
     /// care about URLs need not set one (``url(of:)`` then throws what a real transport would).
-    public let configuration = HttpTransportConfigurationStore(baseURLRequired: false)
+    public let configuration = HTTPTransportConfigurationStore(baseURLRequired: false)
 
     /// Creates a transport that answers every request with `responder` (by default `204 No Content`).
     public init(responder: @escaping Responder = { _ in HttpOperationResult(statusCode: 204) }) {

@@ -25,7 +25,7 @@ import RetroSwift
 ///   and replays in the same pieces; a body that went to a file replays into a new temporary file.
 /// - Record calls from a domain with a base URL of its own (`ApiDomain`'s `baseURL:`), or configure the live
 ///   transport itself: the live transport sends the call.
-public final class ReplayTransport: ConfigurableHttpTransport {
+public final class ReplayTransport: ConfigurableHTTPTransport {
     /// The recording's file.
     public let file: URL
     /// What the transport does with a call.
@@ -37,7 +37,7 @@ public final class ReplayTransport: ConfigurableHttpTransport {
     /// The query parameters whose values are redacted in recorded URLs.
     public let queryRedaction: QueryRedaction
     /// The configuration the domain set, as on ``RecordingTransport``: none is needed.
-    public let configuration = HttpTransportConfigurationStore(baseURLRequired: false)
+    public let configuration = HTTPTransportConfigurationStore(baseURLRequired: false)
 
     /// The transport the test running under a ``ReplayTrait`` should use; `nil` outside one.
     @TaskLocal public static var current: ReplayTransport?
@@ -272,7 +272,7 @@ public final class ReplayTransport: ConfigurableHttpTransport {
 
     private func replayed(_ entry: HarArchive.Entry, for params: HttpRequestParams) throws -> HttpOperationResult {
         let response = entry.response
-        let headers = HttpHeaderFields(response.headers.map { HttpHeader(name: $0.name, value: $0.value) })
+        let headers = HTTPHeaderFields(response.headers.map { HTTPHeader(name: $0.name, value: $0.value) })
         let body = HarArchive.data(of: response.content.text, encoding: response.content.encoding)
         let isSuccess = (200..<300).contains(response.status)
         var result = HttpOperationResult(statusCode: response.status, headers: headers, url: params.url)
@@ -378,7 +378,7 @@ extension HarArchive.Response {
 private struct RecordedChunks: AsyncSequence, Sendable {
     typealias Element = Data
 
-    let base: HttpBodyStream
+    let base: HTTPBodyStream
     let record: @Sendable (Data) -> Void
 
     func makeAsyncIterator() -> Iterator {
@@ -386,7 +386,7 @@ private struct RecordedChunks: AsyncSequence, Sendable {
     }
 
     struct Iterator: AsyncIteratorProtocol {
-        var base: HttpBodyStream.Iterator
+        var base: HTTPBodyStream.Iterator
         let record: @Sendable (Data) -> Void
 
         mutating func next() async throws -> Data? {

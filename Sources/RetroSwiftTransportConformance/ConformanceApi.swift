@@ -36,18 +36,18 @@
             @RawBody var file = URL(fileURLWithPath: "/")
         }
 
-        @Get("/item") var item: () async throws -> HttpResponse<Item>
-        @Get("/data") var data: () async throws -> HttpResponse<Data>
-        @Head("/data") var head: () async throws -> HttpResponse<Empty>
-        @Get("/data") var noContent: () async throws -> HttpResponse<Empty>
+        @Get("/item") var item: () async throws -> HTTPResponse<Item>
+        @Get("/data") var data: () async throws -> HTTPResponse<Data>
+        @Head("/data") var head: () async throws -> HTTPResponse<Empty>
+        @Get("/data") var noContent: () async throws -> HTTPResponse<Empty>
         @Get("/file") var file: () async throws -> DownloadedFile
-        @Get("/stream", timeout: .infinity) var stream: () async throws -> HttpBodyStream
+        @Get("/stream", timeout: .infinity) var stream: () async throws -> HTTPBodyStream
         @Get("/ordered") var ordered: (Ordered) async throws -> Empty
         @Get("/items/{name}") var target: (Target) async throws -> Empty
-        @Post("/upload") var upload: (Upload) async throws -> HttpResponse<Data>
-        @Put("/upload") var uploadFile: (FileUpload) async throws -> HttpResponse<Data>
-        @Post("/submit") var submit: (Upload) async throws -> HttpResponse<Data>
-        @Get("/redirect", redirects: .never) var unfollowed: () async throws -> HttpResponse<Data>
-        @Get("/slow", timeout: 1) var slow: () async throws -> HttpResponse<Data>
+        @Post("/upload") var upload: (Upload) async throws -> HTTPResponse<Data>
+        @Put("/upload") var uploadFile: (FileUpload) async throws -> HTTPResponse<Data>
+        @Post("/submit") var submit: (Upload) async throws -> HTTPResponse<Data>
+        @Get("/redirect", redirects: .never) var unfollowed: () async throws -> HTTPResponse<Data>
+        @Get("/slow", timeout: 1) var slow: () async throws -> HTTPResponse<Data>
     }
 #endif

@@ -90,7 +90,7 @@
         func describe(_ value: Any) -> String {
             let text: String
             switch value {
-            case let response as HttpResponse<Data>:
+            case let response as HTTPResponse<Data>:
                 text = "HTTP \(response.statusCode) with \(response.body.count) body bytes"
             case let error as URLError:
                 text = "URLError(\(error.code.rawValue)): \(error.localizedDescription)"

@@ -10,7 +10,7 @@ import RetroSwift
 /// download task cannot take them: a body uploaded from a file (Apple platforms), and, on Linux, any call while
 /// `NSTemporaryDirectory()` cannot be written.
 ///
-/// A streamed call returns when the head of a 2xx response arrives; its body goes to an ``HttpBodyStream``. On Apple
+/// A streamed call returns when the head of a 2xx response arrives; its body goes to an ``HTTPBodyStream``. On Apple
 /// platforms the task is suspended while the reader is a megabyte behind. swift-corelibs-foundation has no such
 /// pause (its `suspend()` takes the transfer off the connection), so on Linux a reader slower than the network lets
 /// the buffer grow, up to ``URLSessionTransport/maxBufferedStreamBytes``, past which the stream fails; the request's
@@ -70,7 +70,7 @@ private final class DelegateSessionCall: @unchecked Sendable {
     /// Counts the body against the call's `ResponseLimits`, from the head on.
     var budget: ResponseBodyBudget?
     /// The response's fields, read once at the head for the budget and kept for the result.
-    var headers: HttpHeaderFields?
+    var headers: HTTPHeaderFields?
     let decisions: SessionTaskDelegate
     let temporaryDirectory: URL
     /// Where a 2xx body goes.
@@ -84,7 +84,7 @@ private final class DelegateSessionCall: @unchecked Sendable {
     var file: URL?
     var handle: FileHandle?
     /// The streamed body's writer, once the call has returned.
-    var writer: HttpBodyStream.Writer?
+    var writer: HTTPBodyStream.Writer?
     /// Suspends and resumes the streamed task as the reader falls behind and catches up (Apple platforms).
     var suspension: SuspensionGate?
     var body = Data()
@@ -185,9 +185,9 @@ private final class DelegateSessionDelegate: NSObject, URLSessionDataDelegate, @
         let reference = TaskReference(task: task)
         #if canImport(FoundationNetworking)
             // No pause on Linux: a reader too far behind fails the stream rather than grow memory without bound.
-            let (stream, writer) = HttpBodyStream.makeStream(overflowLimit: call.maxBufferedStreamBytes) { reference.task.cancel() }
+            let (stream, writer) = HTTPBodyStream.makeStream(overflowLimit: call.maxBufferedStreamBytes) { reference.task.cancel() }
         #else
-            let (stream, writer) = HttpBodyStream.makeStream { reference.task.cancel() }
+            let (stream, writer) = HTTPBodyStream.makeStream { reference.task.cancel() }
             let gate = SuspensionGate(suspend: { reference.task.suspend() }, resume: { reference.task.resume() })
             writer.onDemand { gate.demand() }
             call.suspension = gate
@@ -204,7 +204,7 @@ private final class DelegateSessionDelegate: NSObject, URLSessionDataDelegate, @
         _ session: URLSession, dataTask: URLSessionDataTask, willCacheResponse proposedResponse: CachedURLResponse,
         completionHandler: @escaping @Sendable (CachedURLResponse?) -> Void
     ) {
-        // A call RetroSwift's HttpCache handles is stored there, not twice.
+        // A call RetroSwift's HTTPCache handles is stored there, not twice.
         completionHandler(call(for: dataTask)?.params.isCachedByRetroSwift == true ? nil : proposedResponse)
     }
 

@@ -48,7 +48,7 @@ enum SessionTaskRunner {
     ///   splits them, work not to repeat on every call).
     static func result(
         _ response: URLResponse?, _ error: (any Error)?, _ request: URLRequest, _ delegate: SessionTaskDelegate,
-        knownHeaders: HttpHeaderFields? = nil, _ make: (Int, HttpHeaderFields, URL?) throws -> HttpOperationResult
+        knownHeaders: HTTPHeaderFields? = nil, _ make: (Int, HTTPHeaderFields, URL?) throws -> HttpOperationResult
     ) -> Result<HttpOperationResult, any Error> {
         // A chain the call's ServerTrust refused ends the task as cancelled: the server was not trusted.
         if let error, delegate.refusedServerTrust, (error as? URLError)?.code == .cancelled {
@@ -68,8 +68,8 @@ enum SessionTaskRunner {
     /// URLSession hands over one value per name, repeated fields already joined with `, ` (RFC 9110 §5.3 allows it
     /// for list fields). `Set-Cookie` is the exception the RFC names, so it is split back into one value per cookie;
     /// fields come in name order, as the dictionary has none.
-    static func headers(of response: HTTPURLResponse) -> HttpHeaderFields {
-        var fields = HttpHeaderFields()
+    static func headers(of response: HTTPURLResponse) -> HTTPHeaderFields {
+        var fields = HTTPHeaderFields()
         for (name, value) in response.allHeaderFields.map({ ("\($0.key)", "\($0.value)") }).sorted(by: { $0.0 < $1.0 }) {
             if HeaderName.matches(name, "Set-Cookie") {
                 for cookie in splitSetCookie(value) { fields.append(name: name, value: cookie) }

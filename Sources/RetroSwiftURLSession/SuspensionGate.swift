@@ -1,7 +1,7 @@
 import RetroSwift
 
 /// Pairs the suspend and resume of a streamed URLSession task, which two threads ask for: the delegate queue pauses
-/// when ``HttpBodyStream/Writer/offer(_:)`` returns `false`, and the reader's task asks to go on when it has caught up.
+/// when ``HTTPBodyStream/Writer/offer(_:)`` returns `false`, and the reader's task asks to go on when it has caught up.
 ///
 /// The reader can catch up between `offer` returning `false` and the delegate suspending the task; a `resume()` then
 /// would come before the `suspend()` and leave the task suspended for good. The gate remembers such early demand and

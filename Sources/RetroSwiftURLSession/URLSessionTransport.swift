@@ -46,7 +46,7 @@ import RetroSwift
 ///   there (a `User-Agent`) go everywhere. Give credentials to the domain as shared headers instead.
 /// - Nothing is printed or logged. Calls are logged, the same way on every transport, by an interceptor on the
 ///   domain: `LoggingInterceptor`, or `SwiftLogInterceptor` from `RetroSwiftLogging`.
-public final class URLSessionTransport: ConfigurableHttpTransport {
+public final class URLSessionTransport: ConfigurableHTTPTransport {
     /// Receives one line per call; it never contains header values (so no `Authorization` or cookies).
     @available(*, deprecated, message: "Log with LoggingInterceptor on the domain, which logs the same way on every transport")
     public typealias Logger = @Sendable (String) -> Void
@@ -55,7 +55,7 @@ public final class URLSessionTransport: ConfigurableHttpTransport {
     /// client-certificate challenges (see the type's documentation).
     public let session: URLSession
     /// Where the domain's configuration is kept.
-    public let configuration = HttpTransportConfigurationStore()
+    public let configuration = HTTPTransportConfigurationStore()
     /// The log hook, or `nil` for silence.
     @available(*, deprecated, message: "Log with LoggingInterceptor on the domain, which logs the same way on every transport")
     public var logger: Logger? { lineLogger }

@@ -9,7 +9,7 @@ enum UploadSource {
     /// A file to upload from; `ours` when it is a temporary file we wrote and must delete.
     case file(URL, ours: Bool)
 
-    init(_ body: HttpRequestBody?, temporaryDirectory: URL) throws {
+    init(_ body: HTTPRequestBody?, temporaryDirectory: URL) throws {
         guard let body else {
             self = .none
             return

@@ -3,7 +3,7 @@ import RetroSwift
 import RetroSwiftTestServer
 import Testing
 
-/// ``HttpCache`` against real servers on every transport: the scripted server for each rule, httpbin for what a
+/// ``HTTPCache`` against real servers on every transport: the scripted server for each rule, httpbin for what a
 /// server this project did not write sends (`/cache`, `/cache/{n}`, `/etag/{etag}`).
 @Suite("End to end: the HTTP cache", .timeLimit(.minutes(4)))
 struct CacheEndToEndTests {
@@ -19,8 +19,8 @@ struct CacheEndToEndTests {
 
     // @unchecked Sendable: endpoint wrappers only, set up in init and never reassigned.
     final class Api: Domain, @unchecked Sendable {
-        @Get("/pages/{name}") var page: (Lookup) async throws -> HttpResponse<Page>
-        @Post("/pages/{name}") var edit: (Lookup) async throws -> HttpResponse<Empty>
+        @Get("/pages/{name}") var page: (Lookup) async throws -> HTTPResponse<Page>
+        @Post("/pages/{name}") var edit: (Lookup) async throws -> HTTPResponse<Empty>
     }
 
     /// The scripted server's pages: each answers with its name and the fields its name asks for, and 304 to an
@@ -56,13 +56,13 @@ struct CacheEndToEndTests {
     }
 
     static func withCachedApi(
-        _ kind: TransportKind, storage: Storage = .memory, _ body: (Api, TestServer, HttpCache) async throws -> Void
+        _ kind: TransportKind, storage: Storage = .memory, _ body: (Api, TestServer, HTTPCache) async throws -> Void
     ) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("retroswift-cache-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         try await withServer(kind, respond: Self.respond) { transport, server in
             let api = Api(transport: transport)
-            let cache = storage == .memory ? HttpCache() : try HttpCache(directory: directory)
+            let cache = storage == .memory ? HTTPCache() : try HTTPCache(directory: directory)
             api.httpCache = cache
             try await body(api, server, cache)
         }
@@ -137,7 +137,7 @@ struct CacheEndToEndTests {
     func concurrentCalls(kind: TransportKind, storage: Storage) async throws {
         try await Self.withCachedApi(kind, storage: storage) { api, server, cache in
             // When
-            let answers = try await withThrowingTaskGroup(of: HttpResponse<Page>.self) { group in
+            let answers = try await withThrowingTaskGroup(of: HTTPResponse<Page>.self) { group in
                 for _ in 0..<40 { group.addTask { try await api.page(Lookup(name: "etag")) } }
                 return try await group.reduce(into: []) { $0.append($1) }
             }
@@ -173,16 +173,16 @@ struct CacheHttpbinTests {
 
     // @unchecked Sendable: endpoint wrappers only, set up in init and never reassigned.
     final class Api: Domain, @unchecked Sendable {
-        @Get("/cache") var cache: () async throws -> HttpResponse<Echo>
-        @Get("/cache/{n}") var cacheFor: (Seconds) async throws -> HttpResponse<Echo>
-        @Get("/etag/{etag}") var etag: (Tag) async throws -> HttpResponse<Echo>
+        @Get("/cache") var cache: () async throws -> HTTPResponse<Echo>
+        @Get("/cache/{n}") var cacheFor: (Seconds) async throws -> HTTPResponse<Echo>
+        @Get("/etag/{etag}") var etag: (Tag) async throws -> HTTPResponse<Echo>
     }
 
     static func api(_ kind: TransportKind) throws -> Api {
         let transport = kind.make()
         transport.setConfiguration(baseURL: try Httpbin.baseURL(), sharedHeaders: nil)
         let api = Api(transport: transport)
-        api.httpCache = HttpCache()
+        api.httpCache = HTTPCache()
         return api
     }
 

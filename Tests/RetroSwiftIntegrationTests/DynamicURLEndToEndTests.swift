@@ -20,9 +20,9 @@ struct DynamicURLEndToEndTests {
 
     // @unchecked Sendable: the fixture adds only endpoint wrappers, set up in init and never reassigned.
     private final class Api: Domain, @unchecked Sendable {
-        @Get() var fetch: (FetchRequest) async throws -> HttpResponse<String>
-        @Get(otherHosts: .allowing(["127.0.0.1"])) var fetchAnywhere: (FetchRequest) async throws -> HttpResponse<String>
-        @Put() var upload: (UploadRequest) async throws -> HttpResponse<Empty>
+        @Get() var fetch: (FetchRequest) async throws -> HTTPResponse<String>
+        @Get(otherHosts: .allowing(["127.0.0.1"])) var fetchAnywhere: (FetchRequest) async throws -> HTTPResponse<String>
+        @Put() var upload: (UploadRequest) async throws -> HTTPResponse<Empty>
     }
 
     /// Adds a bearer token to every call, as an auth interceptor does.

@@ -156,15 +156,15 @@ struct HttpbinTests {
     final class Api: Domain, @unchecked Sendable {
         @Get("/get") var get: (EchoRequest) async throws -> Echo
         @Get("/stream/{count}") var streamLines: (StreamRequest) async throws -> JSONLines<StreamLine>
-        @Get("/drip") var drip: (DripRequest) async throws -> HttpResponse<HttpBodyStream>
+        @Get("/drip") var drip: (DripRequest) async throws -> HTTPResponse<HTTPBodyStream>
         @Post("/post") var postJSON: (NoteRequest) async throws -> Echo
         @Post("/post") var postForm: (FormRequest) async throws -> Echo
         @Post("/post") var upload: (UploadRequest) async throws -> Echo
         @Get("/status/{code}") var status: (StatusRequest) async throws -> Empty
         @Get("/bearer") var bearer: () async throws -> Bearer
-        @Post("/redirect-to") var redirectPost: (RedirectRequest) async throws -> HttpResponse<Echo>
-        @Get("/redirect/{hops}") var relativeRedirects: (HopsRequest) async throws -> HttpResponse<Echo>
-        @Get("/absolute-redirect/{hops}") var absoluteRedirects: (HopsRequest) async throws -> HttpResponse<Echo>
+        @Post("/redirect-to") var redirectPost: (RedirectRequest) async throws -> HTTPResponse<Echo>
+        @Get("/redirect/{hops}") var relativeRedirects: (HopsRequest) async throws -> HTTPResponse<Echo>
+        @Get("/absolute-redirect/{hops}") var absoluteRedirects: (HopsRequest) async throws -> HTTPResponse<Echo>
         @Post("/redirect-to") var redirectElsewhere: (RedirectRequest) async throws -> Empty
         @Get("/basic-auth/{user}/{password}") var basicAuth: (BasicAuthRequest) async throws -> BasicAuthResult
         @Get("/get", headers: ["X-Static": "declared"]) var search: (SearchRequest) async throws -> Echo
@@ -172,7 +172,7 @@ struct HttpbinTests {
         @Post("/post") var postText: (RawTextRequest) async throws -> Echo
         @Put("/put") var putBytes: (RawBytesRequest) async throws -> Echo
         @Get() var follow: (LinkRequest) async throws -> Echo
-        @Get("/gzip") var gzip: () async throws -> HttpResponse<Data>
+        @Get("/gzip") var gzip: () async throws -> HTTPResponse<Data>
     }
 
     private func api(_ kind: TransportKind, sharedHeaders: [String: String]? = nil) throws -> Api {
@@ -324,28 +324,28 @@ struct HttpbinTests {
         #expect(upload.files == ["file": "line one\nline two"])
     }
 
-    @Test("statuses: 2xx satisfy Empty, others throw HttpError with the status", arguments: TransportKind.allCases)
+    @Test("statuses: 2xx satisfy Empty, others throw HTTPError with the status", arguments: TransportKind.allCases)
     func statuses(kind: TransportKind) async throws {
         // Given
         let api = try api(kind)
 
         // When
         _ = try await api.status(StatusRequest(code: 204))
-        let error = await #expect(throws: HttpError.self) { _ = try await api.status(StatusRequest(code: 418)) }
+        let error = await #expect(throws: HTTPError.self) { _ = try await api.status(StatusRequest(code: 418)) }
 
         // Then
         #expect(error?.statusCode == 418)
     }
 
     @Test(
-        "a Bearer challenge comes back as HttpError without credentials, and the token is sent once configured",
+        "a Bearer challenge comes back as HTTPError without credentials, and the token is sent once configured",
         arguments: TransportKind.allCases)
     func bearer(kind: TransportKind) async throws {
         // Given
         let api = try api(kind)
 
         // When
-        let challenge = await #expect(throws: HttpError.self) { _ = try await api.bearer() }
+        let challenge = await #expect(throws: HTTPError.self) { _ = try await api.bearer() }
         api.interceptors = [BearerAuthInterceptor(store: BearerTokenStore(token: "t0k") { _ in "t0k" })]
         let authenticated = try await api.bearer()
 
@@ -464,7 +464,7 @@ struct HttpbinTests {
         let api = try api(kind)
 
         // When
-        let challenge = await #expect(throws: HttpError.self) { _ = try await api.basicAuth(BasicAuthRequest()) }
+        let challenge = await #expect(throws: HTTPError.self) { _ = try await api.basicAuth(BasicAuthRequest()) }
         api.interceptors = [BasicAuthorizing(user: "ann", password: "s3cret")]
         let authenticated = try await api.basicAuth(BasicAuthRequest())
 
@@ -486,7 +486,7 @@ struct HttpbinTests {
 
         // When
         let authenticated = try await Api(transport: right).basicAuth(BasicAuthRequest())
-        let refused = await #expect(throws: HttpError.self) { _ = try await Api(transport: wrong).basicAuth(BasicAuthRequest()) }
+        let refused = await #expect(throws: HTTPError.self) { _ = try await Api(transport: wrong).basicAuth(BasicAuthRequest()) }
 
         // Then
         #expect(authenticated == BasicAuthResult(authenticated: true, user: "ann"))
@@ -604,7 +604,7 @@ struct HttpbinInvokeTests {
         let got: Echo = try await api.invoke(
             .get, path: "get", arguments: ["count": 8, "tag": ["a", "b&c"], "since": Date(timeIntervalSince1970: 1.5)])
         let posted: Echo = try await api.invoke(.post, path: "/post", json: note)
-        let missing = await #expect(throws: HttpError.self) { try await api.invoke(.get, path: "status/404", returning: Empty.self) }
+        let missing = await #expect(throws: HTTPError.self) { try await api.invoke(.get, path: "status/404", returning: Empty.self) }
 
         // Then
         #expect(got.args == ["count": .one("8"), "tag": .many(["a", "b&c"]), "since": .one("1500")])

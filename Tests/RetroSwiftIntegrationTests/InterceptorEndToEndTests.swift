@@ -105,7 +105,7 @@ struct InterceptorEndToEndTests {
             api.interceptors = [RetryInterceptor(maxAttempts: 3, baseDelay: 0.01)]
 
             // When
-            await #expect(throws: HttpError.self) { _ = try await api.create() }
+            await #expect(throws: HTTPError.self) { _ = try await api.create() }
 
             // Then
             #expect(server.requests.count == 1)
@@ -167,7 +167,7 @@ struct InterceptorEndToEndTests {
             }
         ) { transport, server in
             // Given: the logger last, so every credential the interceptors add reaches it
-            let entries = Protected<[HttpLogEntry]>([])
+            let entries = Protected<[HTTPLogEntry]>([])
             let api = Api(transport: transport)
             api.interceptors = [
                 BearerAuthInterceptor(store: BearerTokenStore(token: "token-secret") { _ in "token-secret" }),

@@ -5,14 +5,14 @@ import Testing
 
 /// The `QUERY` method (a safe, idempotent request with a body).
 enum QueryMethod: EndpointMethod {
-    static var method: HttpMethod { HttpMethod("QUERY", allowsBody: true, isIdempotent: true) }
+    static var method: HTTPMethod { HTTPMethod("QUERY", allowsBody: true, isIdempotent: true) }
 }
 
 typealias HttpQuery<Signature> = Endpoint<QueryMethod, Signature>
 
 /// WebDAV's `PROPFIND`.
 enum PropfindMethod: EndpointMethod {
-    static var method: HttpMethod { HttpMethod("PROPFIND", allowsBody: true, isIdempotent: true) }
+    static var method: HTTPMethod { HTTPMethod("PROPFIND", allowsBody: true, isIdempotent: true) }
 }
 
 typealias Propfind<Signature> = Endpoint<PropfindMethod, Signature>
@@ -34,7 +34,7 @@ struct MethodEndToEndTests {
 
     // @unchecked Sendable: the fixture adds only endpoint wrappers, set up in init and never reassigned.
     private final class Api: Domain, @unchecked Sendable {
-        @Options("/files") var allowed: () async throws -> HttpResponse<Empty>
+        @Options("/files") var allowed: () async throws -> HTTPResponse<Empty>
         @HttpQuery("/contacts") var query: (QueryRequest) async throws -> [Search]
         @Propfind("/dav/{name}") var properties: (PropfindRequest) async throws -> String
     }

@@ -31,7 +31,7 @@
 
                 // When
                 _ = try await api.items()
-                await #expect(throws: HttpError.self) { try await api.missing() }
+                await #expect(throws: HTTPError.self) { try await api.missing() }
 
                 // Then
                 let address = [("server.address", "127.0.0.1"), ("server.port", String(server.port))]

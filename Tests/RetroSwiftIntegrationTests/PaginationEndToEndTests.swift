@@ -38,7 +38,7 @@ struct PaginationEndToEndTests {
         @Get("/pages") var pages: (PageRequest) async throws -> [Item]
         @Get("/offset") var offsets: (OffsetRequest) async throws -> Listing
         @Get("/cursor") var cursors: (CursorRequest) async throws -> Listing
-        @Get() var links: (LinkRequest) async throws -> HttpResponse<[Item]>
+        @Get() var links: (LinkRequest) async throws -> HTTPResponse<[Item]>
     }
 
     static let count = 23
@@ -181,7 +181,7 @@ struct PaginationEndToEndTests {
             // Then
             #expect(seen == 10)
             #expect(error?.page == 2)
-            #expect((error?.underlyingError as? HttpError)?.statusCode == 503)
+            #expect((error?.underlyingError as? HTTPError)?.statusCode == 503)
         }
     }
 }

@@ -41,9 +41,9 @@ struct RedirectEndToEndTests {
     private final class Api: Domain, @unchecked Sendable {
         @Post("/{route}/{status}") var json: (JsonRequest) async throws -> Empty
         @Post("/{route}/{status}") var form: (FormRequest) async throws -> Empty
-        @Post("/{route}/{status}") var upload: (UploadRequest) async throws -> HttpResponse<Empty>
+        @Post("/{route}/{status}") var upload: (UploadRequest) async throws -> HTTPResponse<Empty>
         @Get("/loop") var loop: () async throws -> Empty
-        @Get("/same/302", redirects: .never) var unfollowed: () async throws -> HttpResponse<Empty>
+        @Get("/same/302", redirects: .never) var unfollowed: () async throws -> HTTPResponse<Empty>
     }
 
     /// Server A redirects `/same/<status>` to its own `/landed` and `/other/<status>` to server B's; B answers 204.

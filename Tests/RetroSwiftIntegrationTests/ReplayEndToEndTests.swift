@@ -32,11 +32,11 @@ struct ReplayEndToEndTests {
 
     // @unchecked Sendable: endpoint wrappers only, set up in init and never reassigned.
     final class Api: Domain, @unchecked Sendable {
-        @Get("/get") var search: (SearchRequest) async throws -> HttpResponse<Echo>
+        @Get("/get") var search: (SearchRequest) async throws -> HTTPResponse<Echo>
         @Post("/post") var post: (PostRequest) async throws -> Echo
         @Get("/bytes/{n}") var bytes: (Count) async throws -> Data
-        @Get("/stream/{n}") var stream: (Count) async throws -> HttpBodyStream
-        @Get("/status/418") var teapot: () async throws -> HttpResponse<Either<Data, Data>>
+        @Get("/stream/{n}") var stream: (Count) async throws -> HTTPBodyStream
+        @Get("/status/418") var teapot: () async throws -> HTTPResponse<Either<Data, Data>>
     }
 
     /// What the calls brought, to compare recording with replay.

@@ -19,7 +19,7 @@ struct StatusEndToEndTests {
         @Post("/user") var create: () async throws -> Either<User, Problem>
         @Delete("/user") var delete: () async throws -> Empty
         @Head("/user") var exists: () async throws -> Empty
-        @Get("/user") var userWithMetadata: () async throws -> HttpResponse<User>
+        @Get("/user") var userWithMetadata: () async throws -> HTTPResponse<User>
     }
 
     private static func serving(_ response: ScriptedResponse) -> TestServer.Responder {
@@ -56,11 +56,11 @@ struct StatusEndToEndTests {
         }
     }
 
-    @Test("404 with a text/plain body throws HttpError carrying the text", arguments: TransportKind.allCases)
+    @Test("404 with a text/plain body throws HTTPError carrying the text", arguments: TransportKind.allCases)
     func notFound(kind: TransportKind) async throws {
         try await withServer(kind, respond: Self.serving(.text("No such user", status: 404))) { transport, _ in
             // When
-            let error = await #expect(throws: HttpError.self) { _ = try await Api(transport: transport).user() }
+            let error = await #expect(throws: HTTPError.self) { _ = try await Api(transport: transport).user() }
 
             // Then
             #expect(error?.statusCode == 404)
@@ -79,11 +79,11 @@ struct StatusEndToEndTests {
         }
     }
 
-    @Test("500 throws HttpError with the body", arguments: TransportKind.allCases)
+    @Test("500 throws HTTPError with the body", arguments: TransportKind.allCases)
     func serverError(kind: TransportKind) async throws {
         try await withServer(kind, respond: Self.serving(.json(#"{"message":"boom"}"#, status: 500))) { transport, _ in
             // When
-            let error = await #expect(throws: HttpError.self) { _ = try await Api(transport: transport).delete() }
+            let error = await #expect(throws: HTTPError.self) { _ = try await Api(transport: transport).delete() }
 
             // Then
             #expect(error?.statusCode == 500)
@@ -110,7 +110,7 @@ struct StatusEndToEndTests {
     }
 
     @Test(
-        "a 401 challenge comes back promptly as HttpError or .errorResponse with its headers; no credential is sent", arguments: challenges)
+        "a 401 challenge comes back promptly as HTTPError or .errorResponse with its headers; no credential is sent", arguments: challenges)
     func challenge(kind: TransportKind, challenge: String) async throws {
         try await withServer(
             kind,
@@ -123,7 +123,7 @@ struct StatusEndToEndTests {
             // Given
             let api = Api(transport: transport)
             // When (a transport that waited for an answer to the challenge would hit the suite's time limit)
-            let error = await #expect(throws: HttpError.self) { _ = try await api.user() }
+            let error = await #expect(throws: HTTPError.self) { _ = try await api.user() }
             let either = await Result { try await api.create() }
 
             // Then
@@ -131,7 +131,7 @@ struct StatusEndToEndTests {
             #expect(error?.headers["WWW-Authenticate"] == challenge)
             if kind.dropsBasicChallengeBodies && challenge.hasPrefix("Basic") {
                 // The 401 arrives without its body, so Either has no error body to decode.
-                #expect(throws: HttpError.self) { try either.get() }
+                #expect(throws: HTTPError.self) { try either.get() }
                 #expect(error?.body.isEmpty == true)
             } else {
                 #expect((try? either.get()) == .errorResponse(Problem(message: "who are you?")))
@@ -173,7 +173,7 @@ struct StatusEndToEndTests {
     }
 
     @Test(
-        "401, 403 and 500 with text bodies (Echo's and Kilo's error cases) throw HttpError quoting the text",
+        "401, 403 and 500 with text bodies (Echo's and Kilo's error cases) throw HTTPError quoting the text",
         arguments: TransportKind.allCases)
     func textErrorBodies(kind: TransportKind) async throws {
         let answers: [String: ScriptedResponse] = [
@@ -189,9 +189,9 @@ struct StatusEndToEndTests {
             let api = Api(transport: transport)
 
             // When
-            let unauthorized = await #expect(throws: HttpError.self) { _ = try await api.user() }
-            let forbidden = await #expect(throws: HttpError.self) { _ = try await api.delete() }
-            let failed = await #expect(throws: HttpError.self) { _ = try await api.exists() }
+            let unauthorized = await #expect(throws: HTTPError.self) { _ = try await api.user() }
+            let forbidden = await #expect(throws: HTTPError.self) { _ = try await api.delete() }
+            let failed = await #expect(throws: HTTPError.self) { _ = try await api.exists() }
 
             // Then
             #expect(unauthorized?.description == "HTTP 401 Unauthorized from Api.user (GET /user): Token expired")

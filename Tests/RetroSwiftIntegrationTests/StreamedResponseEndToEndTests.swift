@@ -33,8 +33,8 @@ struct StreamedResponseEndToEndTests {
         @Get("/logs") var logs: () async throws -> JSONLines<Delta>
         @Get("/seq") var records: () async throws -> JSONTextSequence<Delta>
         @Get("/lines") var lines: () async throws -> TextLines
-        @Get("/bytes") var bytes: () async throws -> HttpBodyStream
-        @Get("/bytes") var bytesWithHead: () async throws -> HttpResponse<HttpBodyStream>
+        @Get("/bytes") var bytes: () async throws -> HTTPBodyStream
+        @Get("/bytes") var bytesWithHead: () async throws -> HTTPResponse<HTTPBodyStream>
         @Get("/moved") var movedChat: () async throws -> ServerSentEvents<Delta>
     }
 
@@ -168,7 +168,7 @@ struct StreamedResponseEndToEndTests {
     }
 
     @Test(
-        "a non-2xx answer to a stream throws HttpError with its body, or decodes Either's error side",
+        "a non-2xx answer to a stream throws HTTPError with its body, or decodes Either's error side",
         arguments: TransportKind.allCases)
     func errorStatus(kind: TransportKind) async throws {
         // Given
@@ -176,7 +176,7 @@ struct StreamedResponseEndToEndTests {
             let api = Api(transport: transport)
 
             // When
-            let error = await #expect(throws: HttpError.self) { _ = try await api.chat() }
+            let error = await #expect(throws: HTTPError.self) { _ = try await api.chat() }
             let either = try await api.chatOrProblem()
 
             // Then

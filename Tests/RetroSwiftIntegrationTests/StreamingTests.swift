@@ -78,9 +78,9 @@ struct StreamingTests {
             // When
             let file = try await api.download()
             defer { try? FileManager.default.removeItem(at: file.url) }
-            let error = await #expect(throws: HttpError.self) { _ = try await api.missing() }
+            let error = await #expect(throws: HTTPError.self) { _ = try await api.missing() }
             // An empty error body: read back without leaking (the address sanitizer run checks).
-            let emptyError = await #expect(throws: HttpError.self) { _ = try await api.gone() }
+            let emptyError = await #expect(throws: HTTPError.self) { _ = try await api.gone() }
 
             // Then
             #expect(try Data(contentsOf: file.url) == content)

@@ -39,7 +39,7 @@ struct SuspensionGateTests {
         // Given: a 4 KiB buffer, 1 000 chunks of 1 000 bytes, offered from a thread as URLSession's delegate queue would
         let chunkCount = 1_000
         @Sendable func chunk(_ index: Int) -> Data { Data(repeating: UInt8(truncatingIfNeeded: index), count: 1_000) }
-        let (stream, writer) = HttpBodyStream.makeStream(bufferCapacity: 4_096)
+        let (stream, writer) = HTTPBodyStream.makeStream(bufferCapacity: 4_096)
         let suspended = Locked(false)
         let resumed = DispatchSemaphore(value: 0)
         let gate = SuspensionGate(suspend: { suspended.withLock { $0 = true } }, resume: { resumed.signal() })

@@ -52,8 +52,8 @@ struct E2EAck: Codable, Sendable {
 final class E2EApi: Domain, @unchecked Sendable {
     @Get("/catalog") var catalog: () async throws -> E2EPayload
     @Post("/catalog") var post: (E2EPostRequest) async throws -> E2EAck
-    @Get("/catalog/fresh") var fresh: () async throws -> HttpResponse<E2EPayload>
-    @Get("/catalog/revalidated") var revalidated: () async throws -> HttpResponse<E2EPayload>
+    @Get("/catalog/fresh") var fresh: () async throws -> HTTPResponse<E2EPayload>
+    @Get("/catalog/revalidated") var revalidated: () async throws -> HTTPResponse<E2EPayload>
 }
 
 /// What the cache benchmark compares: the same GET of the 1 KB document from the network, as a fresh cache hit, and
@@ -80,9 +80,9 @@ public final class E2EHarness: Sendable {
     let session = URLSession(configuration: .ephemeral)
     let urlSessionApi: E2EApi
     let asyncHTTPClientApi: E2EApi
-    /// The same API with an ``HttpCache``, on each transport.
+    /// The same API with an ``HTTPCache``, on each transport.
     let cachedApis: [E2EApi]
-    /// The same API with an ``HttpCache`` on disk, on each transport.
+    /// The same API with an ``HTTPCache`` on disk, on each transport.
     let diskCachedApis: [E2EApi]
     /// Where the disk caches are; ``removeDiskCaches()`` deletes it.
     let diskCacheDirectory: URL
@@ -107,14 +107,14 @@ public final class E2EHarness: Sendable {
         let transports: [any HttpTransport] = [urlSessionTransport, asyncHTTPClientTransport]
         cachedApis = transports.map { transport in
             let api = E2EApi(transport: transport)
-            api.httpCache = HttpCache()
+            api.httpCache = HTTPCache()
             return api
         }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("retroswift-bench-cache-\(UUID().uuidString)")
         diskCacheDirectory = directory
         diskCachedApis = transports.enumerated().map { index, transport in
             let api = E2EApi(transport: transport)
-            api.httpCache = try? HttpCache(directory: directory.appendingPathComponent("\(index)"))
+            api.httpCache = try? HTTPCache(directory: directory.appendingPathComponent("\(index)"))
             return api
         }
     }

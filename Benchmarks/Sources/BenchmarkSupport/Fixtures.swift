@@ -75,8 +75,8 @@ public final class BenchmarkApi: Domain, @unchecked Sendable {
 
 /// A transport that does a real transport's work but no I/O: what `URLSessionTransport` does with a call (the URL and
 /// header fields RetroSwift resolved, and the body, into a URLRequest; the URL requested reported with the response).
-public final class InProcessTransport: ConfigurableHttpTransport {
-    public let configuration = HttpTransportConfigurationStore()
+public final class InProcessTransport: ConfigurableHTTPTransport {
+    public let configuration = HTTPTransportConfigurationStore()
     let response: HttpOperationResult
 
     public init(response: HttpOperationResult = HttpOperationResult(statusCode: 204)) {

@@ -68,8 +68,8 @@ public enum StreamingClient: String, CaseIterable, Sendable {
     case rawAsyncHTTPClient = "raw async-http-client + hand-written parser (baseline)"
     case retroSwiftAsyncHTTPClient = "ServerSentEvents on AsyncHTTPClientTransport"
     /// RetroSwift's raw chunks with the hand-written parser: how much of the gap is the body stream, how much parsing.
-    case bodyStreamAsyncHTTPClient = "HttpBodyStream on AsyncHTTPClientTransport + hand-written parser"
-    case bodyStreamURLSession = "HttpBodyStream on URLSessionTransport + hand-written parser"
+    case bodyStreamAsyncHTTPClient = "HTTPBodyStream on AsyncHTTPClientTransport + hand-written parser"
+    case bodyStreamURLSession = "HTTPBodyStream on URLSessionTransport + hand-written parser"
 }
 
 final class StreamingApi: Domain, @unchecked Sendable {
@@ -78,7 +78,7 @@ final class StreamingApi: Domain, @unchecked Sendable {
     }
 
     @Get("/events", timeout: 600) var events: (EventsRequest) async throws -> ServerSentEvents<Tick>
-    @Get("/events", timeout: 600) var chunks: (EventsRequest) async throws -> HttpBodyStream
+    @Get("/events", timeout: 600) var chunks: (EventsRequest) async throws -> HTTPBodyStream
 }
 
 /// Streams `blocks` copies of ``StreamingFixture/block`` from the server and counts the events, each way.

@@ -19,7 +19,7 @@ struct E2ERatios: AsyncParsableCommand {
     @Flag(help: "Only serve on 127.0.0.1: print the port, run until killed or until standard input closes.")
     var serve = false
 
-    @Flag(help: "Measure what HttpCache saves instead: a fresh hit and a 304 revalidation against the network.")
+    @Flag(help: "Measure what HTTPCache saves instead: a fresh hit and a 304 revalidation against the network.")
     var cache = false
 
     func run() async throws {

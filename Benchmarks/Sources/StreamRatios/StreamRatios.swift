@@ -32,8 +32,8 @@ struct StreamRatios: AsyncParsableCommand {
         for (name, raw, ours) in [
             ("URLSession", StreamingClient.rawURLSession, StreamingClient.retroSwiftURLSession),
             ("async-http-client", .rawAsyncHTTPClient, .retroSwiftAsyncHTTPClient),
-            ("URLSession, raw chunks (HttpBodyStream + the hand-written parser)", .rawURLSession, .bodyStreamURLSession),
-            ("async-http-client, raw chunks (HttpBodyStream + the hand-written parser)", .rawAsyncHTTPClient, .bodyStreamAsyncHTTPClient),
+            ("URLSession, raw chunks (HTTPBodyStream + the hand-written parser)", .rawURLSession, .bodyStreamURLSession),
+            ("async-http-client, raw chunks (HTTPBodyStream + the hand-written parser)", .rawAsyncHTTPClient, .bodyStreamAsyncHTTPClient),
         ] {
             let (rawTime, oursTime) = try await pairedTimes(harness, raw: raw, ours: ours)
             let row = [

@@ -8,7 +8,7 @@ indirect enum DynamicURLState: Sendable {
     case pendingOriginCheck(field: String, policy: OtherHostPolicy)
     /// Bound for another origin without sharing credentials: the credential headers the request itself declared.
     /// ``RedirectFollower`` drops every other credential header, which interceptors added.
-    case toOtherOrigin(declaredCredentials: [HttpHeader])
+    case toOtherOrigin(declaredCredentials: [HTTPHeader])
 }
 
 extension HttpRequestParams {

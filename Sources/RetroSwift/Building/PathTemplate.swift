@@ -17,7 +17,7 @@ struct PathTemplate: Sendable {
     let placeholders: [String]
     /// The template's own query, already encoded, without `?`.
     let staticQuery: String?
-    let staticQueryItems: [HttpQueryItem]
+    let staticQueryItems: [HTTPQueryItem]
 
     private static let literalPath = PercentEncoding.AllowedSet("-._~:@!$'()*,;=&+/")
     private static let literalQuery = PercentEncoding.AllowedSet("-._~/?:@!$'()*,;=&+")
@@ -135,11 +135,11 @@ struct PathTemplate: Sendable {
     }
 
     /// The items of an encoded query, decoded.
-    static func decodedItems(_ query: String) -> [HttpQueryItem] {
+    static func decodedItems(_ query: String) -> [HTTPQueryItem] {
         query.split(separator: "&").map { pair in
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             let decode = { (text: Substring) in PercentEncoding.decodedText(String(text)) }
-            return HttpQueryItem(name: decode(parts[0]), value: parts.count > 1 ? decode(parts[1]) : "")
+            return HTTPQueryItem(name: decode(parts[0]), value: parts.count > 1 ? decode(parts[1]) : "")
         }
     }
 }

@@ -7,10 +7,10 @@ struct RequestBuilder {
 
     /// Encoded path values by placeholder name; a few at most, so an array beats a dictionary.
     private var pathValues: [(name: String, value: String)] = []
-    private var queryItems: [HttpQueryItem] = []
-    private var headers: [HttpHeader] = []
+    private var queryItems: [HTTPQueryItem] = []
+    private var headers: [HTTPHeader] = []
     private var jsonBody: Data?
-    private var rawBody: HttpRequestBody?
+    private var rawBody: HTTPRequestBody?
     /// Form fields and files in declaration order, which multipart keeps.
     private var form: [MultipartFormBody.Part] = []
     /// The `@Url` field's value and the field, when the endpoint has one; boxed, so other calls carry one empty
@@ -151,7 +151,7 @@ struct RequestBuilder {
     private mutating func add<Values: Collection<String>>(strings values: Values, for field: RequestPlan.Field) throws {
         switch field.kind {
         case .path: pathValues.append((field.name, try pathSegment(values, field)))
-        case .query: for value in values { queryItems.append(HttpQueryItem(name: field.name, value: value)) }
+        case .query: for value in values { queryItems.append(HTTPQueryItem(name: field.name, value: value)) }
         case .header: try addHeader(values, field)
         case .formParam:
             form += values.map { .init(name: field.name, fileName: nil, mimeType: nil, content: .text($0)) }
@@ -194,7 +194,7 @@ struct RequestBuilder {
         if let problem = HeaderRules.problem(inValue: joined) { throw invalid(field, problem) }
         // A request field overrides the endpoint's static header of the same name.
         headers.removeAll { HeaderName.matches($0.name, field.name) }
-        headers.append(HttpHeader(name: field.name, value: joined))
+        headers.append(HTTPHeader(name: field.name, value: joined))
     }
 
     /// Sets the `@JsonBody`; a `nil` optional sends no body.
@@ -230,10 +230,10 @@ struct RequestBuilder {
         if let problem = HeaderRules.problem(inValue: contentType) { throw invalid(field, "content type: \(problem)") }
         switch content.source {
         case .data(let data):
-            rawBody = HttpRequestBody(contentType: contentType, content: .data(data))
+            rawBody = HTTPRequestBody(contentType: contentType, content: .data(data))
         case .file(let url):
             try checkReadable(url, field)
-            rawBody = HttpRequestBody(contentType: contentType, content: .file(url))
+            rawBody = HTTPRequestBody(contentType: contentType, content: .file(url))
         }
     }
 
@@ -321,12 +321,12 @@ struct RequestBuilder {
         return hasQuery ? query : nil
     }
 
-    private func body() throws -> HttpRequestBody? {
+    private func body() throws -> HTTPRequestBody? {
         switch plan.bodyStyle {
         case .none:
             return nil
         case .json:
-            return jsonBody.map { HttpRequestBody(contentType: "application/json", content: .data($0)) }
+            return jsonBody.map { HTTPRequestBody(contentType: "application/json", content: .data($0)) }
         case .raw:
             return rawBody
         case .formURLEncoded:
@@ -335,7 +335,7 @@ struct RequestBuilder {
                 return PercentEncoding.encode(part.name, allowing: PercentEncoding.formComponent, spaceAsPlus: true) + "="
                     + PercentEncoding.encode(value, allowing: PercentEncoding.formComponent, spaceAsPlus: true)
             }
-            return HttpRequestBody(
+            return HTTPRequestBody(
                 contentType: "application/x-www-form-urlencoded; charset=utf-8",
                 content: .data(Data(encoded.joined(separator: "&").utf8))
             )
@@ -348,7 +348,7 @@ struct RequestBuilder {
                 )
             }
             let multipart = MultipartFormBody(boundary: settings.multipartBoundary(), parts: form)
-            return HttpRequestBody(contentType: multipart.contentType, content: .multipart(multipart))
+            return HTTPRequestBody(contentType: multipart.contentType, content: .multipart(multipart))
         }
     }
 }

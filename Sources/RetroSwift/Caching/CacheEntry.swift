@@ -3,7 +3,7 @@ import Foundation
 /// One stored response (RFC 9111 §3) with what its freshness and its selection need, computed when it is stored.
 struct CacheEntry: Sendable {
     let statusCode: Int
-    private(set) var headers: HttpHeaderFields
+    private(set) var headers: HTTPHeaderFields
     /// The body; empty in the index of a disk store, which reads it from its file when the entry answers.
     private(set) var body: Data
     let url: URL?
@@ -41,7 +41,7 @@ struct CacheEntry: Sendable {
         heuristics: Bool
     ) {
         statusCode = response.statusCode
-        headers = HttpHeaderFields(response.headers.fields.filter { !Self.unstoredFields.contains(HeaderName.key($0.name)) })
+        headers = HTTPHeaderFields(response.headers.fields.filter { !Self.unstoredFields.contains(HeaderName.key($0.name)) })
         body = response.body
         url = response.url
         control = CacheControl(response.header("Cache-Control"))
@@ -80,13 +80,13 @@ struct CacheEntry: Sendable {
 
     /// Whether this entry answers a request with `requestFields` whose credential digest is `requestCredential`
     /// (§4.1): same credentials, same values of the varied fields.
-    func matches(_ requestFields: [HttpHeader], credential requestCredential: String?) -> Bool {
+    func matches(_ requestFields: [HTTPHeader], credential requestCredential: String?) -> Bool {
         if !control.isPublic, credential != requestCredential { return false }
         return varied.allSatisfy { $0.value == Self.value(of: $0.name, in: requestFields) }
     }
 
     /// The SHA-256 of a request's `Authorization`, `nil` when it has none.
-    static func credential(in requestFields: [HttpHeader]) -> String? {
+    static func credential(in requestFields: [HTTPHeader]) -> String? {
         value(of: "authorization", in: requestFields).map(SHA256.hex)
     }
 
@@ -117,8 +117,8 @@ struct CacheEntry: Sendable {
     /// The stored response as a call's answer, with an `Age` field of its current age (§5.1).
     func response(age: TimeInterval, source: ResponseSource) -> HttpOperationResult {
         var fields = headers.fields.filter { !HeaderName.matches($0.name, "Age") }
-        fields.append(HttpHeader(name: "Age", value: String(Int(min(age, Double(CacheControl.deltaSecondsCap))))))
-        var result = HttpOperationResult(statusCode: statusCode, headers: HttpHeaderFields(fields), body: body, url: url)
+        fields.append(HTTPHeader(name: "Age", value: String(Int(min(age, Double(CacheControl.deltaSecondsCap))))))
+        var result = HttpOperationResult(statusCode: statusCode, headers: HTTPHeaderFields(fields), body: body, url: url)
         result.source = source
         return result
     }
@@ -130,7 +130,7 @@ struct CacheEntry: Sendable {
             return !Self.unstoredFields.contains(key) && !Self.keptOnUpdate.contains(key)
         }
         let replaced = Set(incoming.map { HeaderName.key($0.name) })
-        headers = HttpHeaderFields(headers.fields.filter { !replaced.contains(HeaderName.key($0.name)) } + incoming)
+        headers = HTTPHeaderFields(headers.fields.filter { !replaced.contains(HeaderName.key($0.name)) } + incoming)
         control = CacheControl(headers["Cache-Control"])
         byteCount = bodyCount + Self.overhead(of: headers)
         settle(requestTime: requestTime, responseTime: responseTime, heuristics: heuristics)
@@ -159,7 +159,7 @@ struct CacheEntry: Sendable {
             head.fields.allSatisfy({ $0.count == 2 }), head.freshnessLifetime.isFinite, head.initialAge.isFinite
         else { return nil }
         statusCode = head.statusCode
-        headers = HttpHeaderFields(head.fields.map { HttpHeader(name: $0[0], value: $0[1]) })
+        headers = HTTPHeaderFields(head.fields.map { HTTPHeader(name: $0[0], value: $0[1]) })
         body = Data()
         url = head.url.flatMap(URL.init(string:))
         varied = head.varied.map { VariedField(name: $0.name, value: $0.value) }
@@ -173,22 +173,22 @@ struct CacheEntry: Sendable {
     }
 
     /// What an entry costs beyond its body: its fields and a fixed allowance for the rest.
-    private static func overhead(of headers: HttpHeaderFields) -> Int {
+    private static func overhead(of headers: HTTPHeaderFields) -> Int {
         headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 4 } + 256
     }
 
     /// Freshness lifetime and initial age from the fields (§4.2.1, §4.2.3).
     private mutating func settle(requestTime: Date, responseTime: Date, heuristics: Bool) {
         self.responseTime = responseTime
-        let date = headers["Date"].flatMap { HttpDate.parse($0, now: responseTime) }
+        let date = headers["Date"].flatMap { HTTPDate.parse($0, now: responseTime) }
         if let maxAge = control.maxAge {
             freshnessLifetime = TimeInterval(maxAge)
         } else if let expiresField = headers["Expires"] {
             // An Expires that does not parse ("0", "-1") means already expired.
-            let expires = HttpDate.parse(expiresField, now: responseTime)
+            let expires = HTTPDate.parse(expiresField, now: responseTime)
             freshnessLifetime = expires.map { max(0, $0.timeIntervalSince(date ?? responseTime)) } ?? 0
         } else if heuristics, Self.heuristicStatuses.contains(statusCode),
-            let lastModified = headers["Last-Modified"].flatMap({ HttpDate.parse($0, now: responseTime) })
+            let lastModified = headers["Last-Modified"].flatMap({ HTTPDate.parse($0, now: responseTime) })
         {
             // §4.2.2: a tenth of the time since it last changed, as browsers do, at most a day.
             freshnessLifetime = min(86_400, max(0, (date ?? responseTime).timeIntervalSince(lastModified) / 10))
@@ -202,13 +202,13 @@ struct CacheEntry: Sendable {
     }
 
     /// The lowercased field names a response's `Vary` lists.
-    private static func varyNames(of headers: HttpHeaderFields) -> [String] {
+    private static func varyNames(of headers: HTTPHeaderFields) -> [String] {
         headers.values(for: "Vary").flatMap { $0.split(separator: ",") }
             .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }
     }
 
     /// A request field's value for comparison: repeats joined with `,`, whitespace around each element dropped.
-    private static func value(of name: String, in fields: [HttpHeader]) -> String? {
+    private static func value(of name: String, in fields: [HTTPHeader]) -> String? {
         let values = fields.filter { HeaderName.matches($0.name, name) }.map { $0.value }
         guard !values.isEmpty else { return nil }
         return values.joined(separator: ",").split(separator: ",")

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The files of a disk ``HttpCache``: for each entry a body file and a head file (a binary property list of
+/// The files of a disk ``HTTPCache``: for each entry a body file and a head file (a binary property list of
 /// ``CacheEntryHead``), named by a random identifier, in the cache's own directory.
 ///
 /// The body is written before the head, each atomically, so an entry whose head exists has its whole body; a head

@@ -1,4 +1,4 @@
-/// How one endpoint uses its domain's ``HttpCache``: `@Get("/schedules", cache: .revalidate)`.
+/// How one endpoint uses its domain's ``HTTPCache``: `@Get("/schedules", cache: .revalidate)`.
 ///
 /// Without a ``Domain/httpCache`` these change nothing: RetroSwift caches nothing unless a domain asks for it.
 public enum CacheMode: Sendable, Hashable {

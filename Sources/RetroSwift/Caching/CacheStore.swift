@@ -1,6 +1,6 @@
 import Foundation
 
-/// The index of one ``HttpCache``: its entries by URL, bounded by bytes, least recently used first out. In memory
+/// The index of one ``HTTPCache``: its entries by URL, bounded by bytes, least recently used first out. In memory
 /// the entries hold their bodies; for a disk store they hold the name of the files their bodies are in, and every
 /// method that removes entries returns those names for the caller to delete outside the lock.
 ///
@@ -22,10 +22,10 @@ struct CacheStore: Sendable {
 
     /// Who a request is, for selecting variants: its fields and the digest of its credentials.
     struct Requester {
-        let fields: [HttpHeader]
+        let fields: [HTTPHeader]
         let credential: String?
 
-        init(_ fields: [HttpHeader]) {
+        init(_ fields: [HTTPHeader]) {
             self.fields = fields
             credential = CacheEntry.credential(in: fields)
         }

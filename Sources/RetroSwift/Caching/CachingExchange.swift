@@ -2,11 +2,11 @@ import Foundation
 
 /// A domain's cache and how one call uses it, carried by the call's request to ``RedirectFollower``.
 struct CallCaching: Sendable {
-    let cache: HttpCache
+    let cache: HTTPCache
     let mode: CacheMode
 }
 
-/// One exchange through a domain's ``HttpCache`` (RFC 9111): answered from the store, revalidated, or sent and
+/// One exchange through a domain's ``HTTPCache`` (RFC 9111): answered from the store, revalidated, or sent and
 /// stored. It sits where ``RedirectFollower`` meets the transport, so each hop is cached on its own and with the
 /// fields interceptors added (the `Authorization` an entry is kept under among them).
 enum CachingExchange {
@@ -29,7 +29,7 @@ enum CachingExchange {
         let requestControl = requestCacheControl(fields)
         if requestControl.noStore { return try await network(request) }
 
-        let key = HttpCache.key(for: request.url)
+        let key = HTTPCache.key(for: request.url)
         // Who is asking (the fields and the digest of the credentials), worked out once for every step below.
         let requester = CacheStore.Requester(fields)
         if let entry = cache.entry(for: key, answering: requester) {
@@ -61,7 +61,7 @@ enum CachingExchange {
     /// Sends `request` unconditionally and stores what may be stored.
     private static func fetch(
         _ request: HttpRequestParams, key: String, requester: CacheStore.Requester, requestControl: CacheControl,
-        cache: HttpCache, network: Network
+        cache: HTTPCache, network: Network
     ) async throws -> HttpOperationResult {
         let requestTime = cache.now()
         let result = try await network(request)
@@ -73,16 +73,16 @@ enum CachingExchange {
     /// response replaces it.
     private static func revalidate(
         _ entry: CacheEntry, key: String, request: HttpRequestParams, requester: CacheStore.Requester,
-        requestControl: CacheControl, cache: HttpCache, network: Network
+        requestControl: CacheControl, cache: HTTPCache, network: Network
     ) async throws -> HttpOperationResult {
         var conditional = request
         // Validators come from a response's fields, which transports never hand over with CR or LF; checked anyway,
         // since they go back out in a request.
         if let etag = entry.validators.etag, HeaderRules.problem(inValue: etag) == nil {
-            conditional.headers.append(HttpHeader(name: "If-None-Match", value: etag))
+            conditional.headers.append(HTTPHeader(name: "If-None-Match", value: etag))
         }
         if let lastModified = entry.validators.lastModified, HeaderRules.problem(inValue: lastModified) == nil {
-            conditional.headers.append(HttpHeader(name: "If-Modified-Since", value: lastModified))
+            conditional.headers.append(HTTPHeader(name: "If-Modified-Since", value: lastModified))
         }
         let requestTime = cache.now()
         let result = try await network(conditional)
@@ -111,7 +111,7 @@ enum CachingExchange {
     }
 
     private static func revalidateInBackground(
-        _ entry: CacheEntry, key: String, request: HttpRequestParams, requester: CacheStore.Requester, cache: HttpCache,
+        _ entry: CacheEntry, key: String, request: HttpRequestParams, requester: CacheStore.Requester, cache: HTTPCache,
         network: @escaping Network
     ) {
         guard cache.revalidating.withLock({ $0.insert(key).inserted }) else { return }
@@ -127,7 +127,7 @@ enum CachingExchange {
     /// the server has answered it anew.
     private static func store(
         _ result: HttpOperationResult, for request: HttpRequestParams, requester: CacheStore.Requester, key: String,
-        requestControl: CacheControl, requestTime: Date, cache: HttpCache
+        requestControl: CacheControl, requestTime: Date, cache: HTTPCache
     ) {
         let refusal = CacheEntry.refusal(
             of: result, to: request, requestControl: requestControl, heuristics: cache.usesHeuristicFreshness,
@@ -151,14 +151,14 @@ enum CachingExchange {
 
     /// §4.4: a successful unsafe request removes what is stored for its URL and for the `Location` and
     /// `Content-Location` it answered with, when those are on the same origin.
-    private static func invalidate(after result: HttpOperationResult, of request: HttpRequestParams, in cache: HttpCache) {
+    private static func invalidate(after result: HttpOperationResult, of request: HttpRequestParams, in cache: HTTPCache) {
         let target = request.url
-        var keys = [HttpCache.key(for: target)]
+        var keys = [HTTPCache.key(for: target)]
         for name in ["Location", "Content-Location"] {
             guard let value = result.header(name), let url = URL(string: value, relativeTo: result.url ?? target)?.absoluteURL,
                 let origin = Origin(url), origin == Origin(target)
             else { continue }
-            keys.append(HttpCache.key(for: url))
+            keys.append(HTTPCache.key(for: url))
         }
         for key in keys { cache.removeAll(for: key) }
     }
@@ -171,7 +171,7 @@ enum CachingExchange {
     }
 
     /// The request's `Cache-Control`, or `no-cache` for a `Pragma: no-cache` without one (§5.4).
-    private static func requestCacheControl(_ fields: [HttpHeader]) -> CacheControl {
+    private static func requestCacheControl(_ fields: [HTTPHeader]) -> CacheControl {
         let values = fields.filter { HeaderName.matches($0.name, "Cache-Control") }.map(\.value)
         if !values.isEmpty { return CacheControl(values.joined(separator: ", ")) }
         var control = CacheControl(nil)
@@ -181,7 +181,7 @@ enum CachingExchange {
         return control
     }
 
-    private static func isSafe(_ method: HttpMethod) -> Bool {
+    private static func isSafe(_ method: HTTPMethod) -> Bool {
         method == .get || method == .head || method == .options || method.rawValue == "TRACE"
     }
 

@@ -1,5 +1,5 @@
-/// Where a response came from: the network, or a domain's ``HttpCache``. Read it from
-/// ``HttpResponse/source`` or ``HttpOperationResult/source``.
+/// Where a response came from: the network, or a domain's ``HTTPCache``. Read it from
+/// ``HTTPResponse/source`` or ``HttpOperationResult/source``.
 public enum ResponseSource: Sendable, Hashable {
     /// The server sent this response for this call.
     case network
@@ -10,6 +10,6 @@ public enum ResponseSource: Sendable, Hashable {
     /// the stored body came back with the headers the `304` brought.
     case revalidatedCache
     /// A stale stored response answered the call within its `stale-while-revalidate` window, while the cache
-    /// revalidates it in the background (only with ``HttpCache/servesStaleWhileRevalidating``).
+    /// revalidates it in the background (only with ``HTTPCache/servesStaleWhileRevalidating``).
     case staleCache
 }

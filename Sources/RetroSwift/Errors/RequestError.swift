@@ -1,7 +1,7 @@
 import Foundation
 
 /// A call that failed on our side of the wire: a value that cannot be sent, a response that cannot be
-/// decoded, or a transport that is not set up. Server refusals are ``HttpError``; declaration mistakes are
+/// decoded, or a transport that is not set up. Server refusals are ``HTTPError``; declaration mistakes are
 /// ``DeclarationError``.
 public struct RequestError: Error, Sendable, CustomStringConvertible, LocalizedError {
     /// What went wrong.

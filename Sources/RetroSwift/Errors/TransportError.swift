@@ -83,7 +83,7 @@ public struct TransportError: Error, Sendable, CustomStringConvertible, Localize
     /// body after redirects).
     static func wrapping(_ error: any Error, of request: HttpRequestParams, at url: URL? = nil) -> any Error {
         switch error {
-        case is CancellationError, is HttpError, is RequestError, is DeclarationError, is PaginationError,
+        case is CancellationError, is HTTPError, is RequestError, is DeclarationError, is PaginationError,
             is TransportError:
             return error
         default:

@@ -116,7 +116,7 @@ extension Pagination {
     ///
     /// ```swift
     /// struct IssuesPage { @Url var url: String = "/repos/apple/swift/issues?per_page=100" }
-    /// @Get() var issues: (IssuesPage) async throws -> HttpResponse<[Issue]>
+    /// @Get() var issues: (IssuesPage) async throws -> HTTPResponse<[Issue]>
     /// // .linkHeader(\.url, items: \.body)
     /// ```
     ///
@@ -126,7 +126,7 @@ extension Pagination {
     /// - Returns: The strategy.
     public static func linkHeader<Body>(
         _ url: WritableKeyPath<Request, String>, items: KeyPath<Body, [Item]>
-    ) -> Pagination where Response == HttpResponse<Body> {
+    ) -> Pagination where Response == HTTPResponse<Body> {
         Pagination(items: { $0.body[keyPath: items] }) { request, response, _ in
             guard let header = response.header("Link"), let link = LinkHeader.target(of: header, relation: "next") else {
                 return nil

@@ -4,7 +4,7 @@ import Foundation
 public struct PaginationError: Error, CustomStringConvertible, LocalizedError {
     /// The zero-based position of the page: `0` for the first request.
     public let page: Int
-    /// What went wrong: an ``HttpError``, a ``RequestError`` (a next link to another origin), a transport's error.
+    /// What went wrong: an ``HTTPError``, a ``RequestError`` (a next link to another origin), a transport's error.
     public let underlyingError: any Error
 
     /// Creates the error.

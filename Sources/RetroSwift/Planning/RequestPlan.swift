@@ -53,7 +53,7 @@ final class RequestPlan: Sendable {
     let fields: [Field]
     let reader: Reader
     let bodyStyle: BodyStyle
-    let staticHeaders: [HttpHeader]
+    let staticHeaders: [HTTPHeader]
     let timeout: TimeInterval?
     let responseDestination: ResponseDestination
     /// Where a `@Url` field's full URL may lead besides the base URL's origin.
@@ -62,7 +62,7 @@ final class RequestPlan: Sendable {
     init(
         endpoint: EndpointIdentity, template: PathTemplate, requestType: ObjectIdentifier, fields: [Field], reader: Reader,
         bodyStyle: BodyStyle,
-        staticHeaders: [HttpHeader], timeout: TimeInterval?, responseDestination: ResponseDestination,
+        staticHeaders: [HTTPHeader], timeout: TimeInterval?, responseDestination: ResponseDestination,
         otherHosts: OtherHostPolicy = .refused
     ) {
         self.endpoint = endpoint

@@ -3,7 +3,7 @@ import Foundation
 /// A response body written to a temporary file instead of memory, for large downloads.
 ///
 /// The file belongs to you: move it somewhere permanent or delete it.
-public struct DownloadedFile: Sendable, Hashable, HttpResponseDecodable, UnbufferedResponse {
+public struct DownloadedFile: Sendable, Hashable, HTTPResponseDecodable, UnbufferedResponse {
     static var bodyDestination: ResponseDestination { .file }
 
     /// Where the body was written.

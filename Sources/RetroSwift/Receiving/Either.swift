@@ -1,6 +1,6 @@
 /// Either the success response (2xx) or the error response the API documents (non-2xx).
 ///
-/// A non-2xx body that does not decode as `ErrorResponse` throws ``HttpError`` with the raw body.
+/// A non-2xx body that does not decode as `ErrorResponse` throws ``HTTPError`` with the raw body.
 public enum Either<Response, ErrorResponse> {
     /// The server answered 2xx.
     case response(Response)
@@ -24,7 +24,7 @@ extension Either: Sendable where Response: Sendable, ErrorResponse: Sendable {}
 extension Either: Equatable where Response: Equatable, ErrorResponse: Equatable {}
 extension Either: Hashable where Response: Hashable, ErrorResponse: Hashable {}
 
-extension Either: HttpResponseDecodable {
+extension Either: HTTPResponseDecodable {
     /// `Either` handles error statuses itself.
     public static var decodesErrorStatuses: Bool { true }
 
@@ -36,7 +36,7 @@ extension Either: HttpResponseDecodable {
         do {
             return .errorResponse(try context.decode(ErrorResponse.self, from: response, acceptingAnyStatus: true))
         } catch {
-            throw HttpError(response: response, endpoint: context.endpoint)
+            throw HTTPError(response: response, endpoint: context.endpoint)
         }
     }
 }

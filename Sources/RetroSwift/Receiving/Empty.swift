@@ -1,5 +1,5 @@
 /// A response with no content worth reading: any 2xx status passes, including 204 and `HEAD` responses.
-public struct Empty: Sendable, Hashable, Codable, HttpResponseDecodable {
+public struct Empty: Sendable, Hashable, Codable, HTTPResponseDecodable {
     /// Creates an empty response, for mocks.
     public init() {}
 

@@ -1,13 +1,13 @@
 import Foundation
 
-extension Data: HttpResponseDecodable {
+extension Data: HTTPResponseDecodable {
     /// The raw body.
     public static func decode(from response: HttpOperationResult, context: ResponseDecodingContext) throws -> Data {
         response.body
     }
 }
 
-extension String: HttpResponseDecodable {
+extension String: HTTPResponseDecodable {
     /// The raw body as UTF-8 text (the charset must be UTF-8 or ASCII).
     public static func decode(from response: HttpOperationResult, context: ResponseDecodingContext) throws -> String {
         guard let text = String(data: response.body, encoding: .utf8) else {
@@ -17,7 +17,7 @@ extension String: HttpResponseDecodable {
     }
 }
 
-extension Optional: HttpResponseDecodable {
+extension Optional: HTTPResponseDecodable {
     /// `nil` for an empty 2xx body (204, `HEAD`), else the wrapped type decoded from it.
     public static func decode(from response: HttpOperationResult, context: ResponseDecodingContext) throws -> Optional {
         if response.body.isEmpty && response.downloadedFileURL == nil { return nil }

@@ -18,7 +18,7 @@ enum ResponseChecks {
         var budget = try ResponseBodyBudget(for: request, statusCode: result.statusCode, headers: result.headers)
         // RFC 9110 §5.5: the whitespace around a value is not part of it; parsers disagree on trailing tabs.
         if result.headers.fields.contains(where: { isPadded($0.value) }) {
-            result.headers = HttpHeaderFields(result.headers.fields.map { HttpHeader(name: $0.name, value: trimmed($0.value)) })
+            result.headers = HTTPHeaderFields(result.headers.fields.map { HTTPHeader(name: $0.name, value: trimmed($0.value)) })
         }
         guard !result.body.isEmpty else { return result }
         if !hasContent(statusCode: result.statusCode, method: request.method) {
@@ -34,7 +34,7 @@ enum ResponseChecks {
     }
 
     /// Checks the head of a response; returns its `Content-Length`, if it has one.
-    static func checkHead(statusCode: Int, headers: HttpHeaderFields, for request: HttpRequestParams) throws -> Int64? {
+    static func checkHead(statusCode: Int, headers: HTTPHeaderFields, for request: HttpRequestParams) throws -> Int64? {
         guard (100...999).contains(statusCode) else {
             throw malformed(request, "the status code \(statusCode) is not a three-digit number", nil)
         }
@@ -83,7 +83,7 @@ enum ResponseChecks {
     }
 
     /// Whether a response to `method` with `statusCode` can have a body at all (RFC 9110 §6.4.1).
-    static func hasContent(statusCode: Int, method: HttpMethod) -> Bool {
+    static func hasContent(statusCode: Int, method: HTTPMethod) -> Bool {
         method != .head && statusCode >= 200 && statusCode != 204 && statusCode != 304
     }
 

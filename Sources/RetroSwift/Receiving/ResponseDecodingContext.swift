@@ -21,8 +21,8 @@ public struct ResponseDecodingContext: Sendable {
         self.responseLimits = responseLimits
     }
 
-    /// Decodes `type` from `response` by RetroSwift's rules: an ``HttpResponseDecodable`` type reads the response
-    /// itself; any other `Decodable` is JSON-decoded from a 2xx body; a non-2xx status throws ``HttpError``.
+    /// Decodes `type` from `response` by RetroSwift's rules: an ``HTTPResponseDecodable`` type reads the response
+    /// itself; any other `Decodable` is JSON-decoded from a 2xx body; a non-2xx status throws ``HTTPError``.
     public func decode<T>(_ type: T.Type, from response: HttpOperationResult) throws -> T {
         try decode(type, from: response, acceptingAnyStatus: false)
     }
@@ -30,13 +30,13 @@ public struct ResponseDecodingContext: Sendable {
     /// The same, but decoding the body whatever the status: how `Either` reads an error body.
     func decode<T>(_ type: T.Type, from response: HttpOperationResult, acceptingAnyStatus: Bool) throws -> T {
         let statusAccepted = acceptingAnyStatus || response.isSuccess
-        if let custom = T.self as? any HttpResponseDecodable.Type {
+        if let custom = T.self as? any HTTPResponseDecodable.Type {
             guard statusAccepted || custom.decodesErrorStatuses else {
-                throw HttpError(response: response, endpoint: endpoint)
+                throw HTTPError(response: response, endpoint: endpoint)
             }
             return try cast(custom.decode(from: response, context: self))
         }
-        guard statusAccepted else { throw HttpError(response: response, endpoint: endpoint) }
+        guard statusAccepted else { throw HTTPError(response: response, endpoint: endpoint) }
         guard let decodable = T.self as? any Decodable.Type else {
             throw RequestError(.undecodableResponse, endpoint: endpoint, reason: "\(T.self) is not Decodable", response: response)
         }

@@ -11,7 +11,7 @@
 ///
 /// The defaults suit JSON APIs: a response head of at most 256 fields and 64 KiB, a body held in memory of at most
 /// 64 MiB after decompression, a compressed body that expands at most 100-fold, and stream elements of at most 16 MiB. Bodies streamed
-/// (`ServerSentEvents`, `HttpBodyStream`, …) or downloaded to a file (`DownloadedFile`) are not held in memory, so
+/// (`ServerSentEvents`, `HTTPBodyStream`, …) or downloaded to a file (`DownloadedFile`) are not held in memory, so
 /// ``maxBodyBytes`` does not apply to them; the decompression ratio does.
 public struct ResponseLimits: Sendable, Hashable {
     /// The most header fields a response head may have; 256 by default.

@@ -9,7 +9,7 @@ enum AdHocCall {
     }
 
     nonisolated(nonsending) static func perform<Response>(
-        _ domain: Domain, _ method: HttpMethod, _ path: String, _ arguments: [String: Any], _ body: Body
+        _ domain: Domain, _ method: HTTPMethod, _ path: String, _ arguments: [String: Any], _ body: Body
     ) async throws -> Response {
         let settings = domain.settings.current
         let template = path.hasPrefix("/") ? path : "/" + path

@@ -41,13 +41,13 @@ enum CallPipeline {
     }
 
     /// The base URL and shared headers of `request`: its domain's own, else those its transport keeps where
-    /// RetroSwift can read them (``ConfigurableHttpTransport``); `nil` for a transport that keeps them to itself.
+    /// RetroSwift can read them (``ConfigurableHTTPTransport``); `nil` for a transport that keeps them to itself.
     ///
     /// - Throws: ``RequestError`` of kind ``RequestError/Kind/transportNotConfigured`` when neither the domain nor
     ///   the transport has a usable base URL (unless the transport's store says it needs none).
     private static func target(
-        of request: HttpRequestParams, kept store: HttpTransportConfigurationStore?
-    ) throws -> HttpTransportConfiguration? {
+        of request: HttpRequestParams, kept store: HTTPTransportConfigurationStore?
+    ) throws -> HTTPTransportConfiguration? {
         if let own = request.domainTarget?.configuration { return own }
         guard let store else { return nil }
         do {

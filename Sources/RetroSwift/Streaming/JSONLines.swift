@@ -14,7 +14,7 @@ public struct JSONLines<Value: Decodable>: AsyncSequence, Sendable {
     /// One line's decoded value.
     public typealias Element = Value
 
-    private let body: HttpBodyStream
+    private let body: HTTPBodyStream
     private let context: ResponseDecodingContext
 
     /// Reads values from `body`, for mocks and custom transports.
@@ -22,7 +22,7 @@ public struct JSONLines<Value: Decodable>: AsyncSequence, Sendable {
     /// - Parameters:
     ///   - body: The body.
     ///   - context: The decoder for the lines, and the endpoint errors name.
-    public init(body: HttpBodyStream, context: ResponseDecodingContext) {
+    public init(body: HTTPBodyStream, context: ResponseDecodingContext) {
         self.body = body
         self.context = context
     }
@@ -63,7 +63,7 @@ public struct JSONLines<Value: Decodable>: AsyncSequence, Sendable {
     }
 }
 
-extension JSONLines: HttpResponseDecodable, UnbufferedResponse {
+extension JSONLines: HTTPResponseDecodable, UnbufferedResponse {
     static var bodyDestination: ResponseDestination { .stream }
 
     /// Reads the values of a 2xx response while they arrive.
@@ -73,6 +73,6 @@ extension JSONLines: HttpResponseDecodable, UnbufferedResponse {
     ///   - context: The decoder for the lines, and the endpoint.
     /// - Returns: The values.
     public static func decode(from response: HttpOperationResult, context: ResponseDecodingContext) throws -> JSONLines {
-        JSONLines(body: try HttpBodyStream.decode(from: response, context: context), context: context)
+        JSONLines(body: try HTTPBodyStream.decode(from: response, context: context), context: context)
     }
 }

@@ -11,7 +11,7 @@ public struct JSONTextSequence<Value: Decodable>: AsyncSequence, Sendable {
     /// One record's decoded value.
     public typealias Element = Value
 
-    private let body: HttpBodyStream
+    private let body: HTTPBodyStream
     private let context: ResponseDecodingContext
 
     /// Reads values from `body`, for mocks and custom transports.
@@ -19,7 +19,7 @@ public struct JSONTextSequence<Value: Decodable>: AsyncSequence, Sendable {
     /// - Parameters:
     ///   - body: The body.
     ///   - context: The decoder for the records, and the endpoint errors name.
-    public init(body: HttpBodyStream, context: ResponseDecodingContext) {
+    public init(body: HTTPBodyStream, context: ResponseDecodingContext) {
         self.body = body
         self.context = context
     }
@@ -60,7 +60,7 @@ public struct JSONTextSequence<Value: Decodable>: AsyncSequence, Sendable {
     }
 }
 
-extension JSONTextSequence: HttpResponseDecodable, UnbufferedResponse {
+extension JSONTextSequence: HTTPResponseDecodable, UnbufferedResponse {
     static var bodyDestination: ResponseDestination { .stream }
 
     /// Reads the values of a 2xx response while they arrive.
@@ -70,6 +70,6 @@ extension JSONTextSequence: HttpResponseDecodable, UnbufferedResponse {
     ///   - context: The decoder for the records, and the endpoint.
     /// - Returns: The values.
     public static func decode(from response: HttpOperationResult, context: ResponseDecodingContext) throws -> JSONTextSequence {
-        JSONTextSequence(body: try HttpBodyStream.decode(from: response, context: context), context: context)
+        JSONTextSequence(body: try HTTPBodyStream.decode(from: response, context: context), context: context)
     }
 }

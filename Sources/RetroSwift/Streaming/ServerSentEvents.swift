@@ -10,7 +10,7 @@ import Foundation
 /// for try await delta in try await api.chat(request) { print(delta.text, terminator: "") }
 /// ```
 ///
-/// The status was checked before the call returned (a non-2xx response throws ``HttpError`` with its body), the
+/// The status was checked before the call returned (a non-2xx response throws ``HTTPError`` with its body), the
 /// first event comes as soon as it has arrived, and leaving the loop or cancelling the task closes the connection.
 /// Parsing follows the WHATWG HTML standard; events are dispatched by their blank line, so one the body ends before
 /// is dropped. An event whose data does not decode throws a ``RequestError`` naming the endpoint, the event's number
@@ -20,7 +20,7 @@ public struct ServerSentEvents<Value: Decodable>: AsyncSequence, Sendable {
     /// An event's decoded data, or the event itself.
     public typealias Element = Value
 
-    private let body: HttpBodyStream
+    private let body: HTTPBodyStream
     private let context: ResponseDecodingContext
 
     /// Reads events from `body`, for mocks and custom transports.
@@ -28,7 +28,7 @@ public struct ServerSentEvents<Value: Decodable>: AsyncSequence, Sendable {
     /// - Parameters:
     ///   - body: The `text/event-stream` body.
     ///   - context: The decoder for the events' data, and the endpoint errors name.
-    public init(body: HttpBodyStream, context: ResponseDecodingContext) {
+    public init(body: HTTPBodyStream, context: ResponseDecodingContext) {
         self.body = body
         self.context = context
     }
@@ -68,7 +68,7 @@ public struct ServerSentEvents<Value: Decodable>: AsyncSequence, Sendable {
     }
 }
 
-extension ServerSentEvents: HttpResponseDecodable, UnbufferedResponse {
+extension ServerSentEvents: HTTPResponseDecodable, UnbufferedResponse {
     static var bodyDestination: ResponseDestination { .stream }
 
     /// Reads the events of a 2xx response while they arrive.
@@ -78,6 +78,6 @@ extension ServerSentEvents: HttpResponseDecodable, UnbufferedResponse {
     ///   - context: The decoder for the events' data, and the endpoint.
     /// - Returns: The events.
     public static func decode(from response: HttpOperationResult, context: ResponseDecodingContext) throws -> ServerSentEvents {
-        ServerSentEvents(body: try HttpBodyStream.decode(from: response, context: context), context: context)
+        ServerSentEvents(body: try HTTPBodyStream.decode(from: response, context: context), context: context)
     }
 }

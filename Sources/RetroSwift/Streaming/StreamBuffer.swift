@@ -2,8 +2,8 @@ import Foundation
 
 /// The chunks of one streamed response body, between the transport that writes them and the caller that reads them.
 ///
-/// It holds at most about `capacity` bytes: a writer that can wait (``HttpBodyStream/Writer/write(_:)``) is suspended
-/// until the reader catches up, and one that cannot (a URLSession delegate, ``HttpBodyStream/Writer/offer(_:)``) is
+/// It holds at most about `capacity` bytes: a writer that can wait (``HTTPBodyStream/Writer/write(_:)``) is suspended
+/// until the reader catches up, and one that cannot (a URLSession delegate, ``HTTPBodyStream/Writer/offer(_:)``) is
 /// told to pause and called back through `onDemand`. When the reader goes away (the sequence is dropped, the loop is
 /// left early, or its task is cancelled) the buffer drops what it holds and calls `onCancel` once, so the transport
 /// closes the connection.

@@ -26,16 +26,16 @@ enum StreamByte {
     static let recordSeparator: UInt8 = 0x1E
 }
 
-/// Reads a ``HttpBodyStream`` frame by frame.
+/// Reads a ``HTTPBodyStream`` frame by frame.
 struct FramedReader<Framer: StreamFramer>: Sendable {
-    private var chunks: HttpBodyStream.Iterator
+    private var chunks: HTTPBodyStream.Iterator
     private var framer: Framer
     private var frames: [Framer.Frame] = []
     private var nextFrame = 0
     private var ended = false
     private var pendingError: (any Error)?
 
-    init(_ body: HttpBodyStream, framer: Framer) {
+    init(_ body: HTTPBodyStream, framer: Framer) {
         chunks = body.makeAsyncIterator()
         self.framer = framer
     }

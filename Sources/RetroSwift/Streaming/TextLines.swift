@@ -8,7 +8,7 @@ public struct TextLines: AsyncSequence, Sendable {
     /// One line, without its line break.
     public typealias Element = String
 
-    private let body: HttpBodyStream
+    private let body: HTTPBodyStream
     private let context: ResponseDecodingContext
 
     /// Reads lines from `body`, for mocks and custom transports.
@@ -16,7 +16,7 @@ public struct TextLines: AsyncSequence, Sendable {
     /// - Parameters:
     ///   - body: The body.
     ///   - context: The endpoint errors name.
-    public init(body: HttpBodyStream, context: ResponseDecodingContext) {
+    public init(body: HTTPBodyStream, context: ResponseDecodingContext) {
         self.body = body
         self.context = context
     }
@@ -53,7 +53,7 @@ public struct TextLines: AsyncSequence, Sendable {
     }
 }
 
-extension TextLines: HttpResponseDecodable, UnbufferedResponse {
+extension TextLines: HTTPResponseDecodable, UnbufferedResponse {
     static var bodyDestination: ResponseDestination { .stream }
 
     /// Reads the lines of a 2xx response while they arrive.
@@ -63,6 +63,6 @@ extension TextLines: HttpResponseDecodable, UnbufferedResponse {
     ///   - context: The endpoint.
     /// - Returns: The lines.
     public static func decode(from response: HttpOperationResult, context: ResponseDecodingContext) throws -> TextLines {
-        TextLines(body: try HttpBodyStream.decode(from: response, context: context), context: context)
+        TextLines(body: try HTTPBodyStream.decode(from: response, context: context), context: context)
     }
 }

@@ -3,7 +3,7 @@
     import RetroSwift
 
     extension TransportConformance {
-        /// What a transport owes RetroSwift's `HttpCache`: the conditional request as it was built, the `304` as it
+        /// What a transport owes RetroSwift's `HTTPCache`: the conditional request as it was built, the `304` as it
         /// came, and no answer from a cache of its own (`HttpRequestParams.isCachedByRetroSwift`).
         static let cacheCases: [TransportConformanceCase] = [
             TransportConformanceCase(
@@ -17,7 +17,7 @@
                         headers: [("Content-Type", "application/json"), ("ETag", "\"v1\""), ("Cache-Control", "max-age=0")],
                         body: itemJSON)
                 }) { api, server in
-                    api.httpCache = HttpCache()
+                    api.httpCache = HTTPCache()
                     let first = try await api.item()
                     let second = try await api.item()
                     let sent = server.requests.map { $0.header("If-None-Match") }
@@ -36,7 +36,7 @@
                         status: 200, headers: [("Content-Type", "application/json"), ("Cache-Control", "public, max-age=600")],
                         body: itemJSON)
                 }) { api, server in
-                    let cache = HttpCache()
+                    let cache = HTTPCache()
                     api.httpCache = cache
                     _ = try await api.item()
                     let hit = try await api.item()

@@ -42,7 +42,7 @@
                         ? ScriptedResponse(behavior: .chunked(pieces: [Data("data: 1\n\n".utf8)], interval: 0, holdingOpen: true))
                         : .json(#"{"id":4}"#)
                 }) { api, _ in
-                    var streams: [HttpBodyStream] = []
+                    var streams: [HTTPBodyStream] = []
                     for _ in 0..<10 { streams.append(try await api.stream()) }
                     let response = try await api.item()
                     try context.expect(response.body.id == 4, "the call beside the streams answered \(response.body)")

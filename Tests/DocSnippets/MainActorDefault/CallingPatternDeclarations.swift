@@ -132,7 +132,7 @@ enum CallingPatterns {
 
     // `nonisolated` and no `@unchecked Sendable`, as the README's Concurrency section says for this configuration.
     nonisolated final class FeedApi: Domain {
-        @Get() var page: (FetchPageRequest) async throws -> HttpResponse<String>
+        @Get() var page: (FetchPageRequest) async throws -> HTTPResponse<String>
         @Get(otherHosts: .allowing(["avatars.example-cdn.com"])) var avatar: (AvatarRequest) async throws -> Data
     }
 
@@ -157,7 +157,7 @@ enum CallingPatterns {
     // `nonisolated` and no `@unchecked Sendable`, as the README's Concurrency section says for this configuration.
     nonisolated final class GitHubApi: Domain {
         @Get("/gists/public") var publicGists: (PublicGistsRequest) async throws -> [Gist]
-        @Get() var issues: (IssuesPage) async throws -> HttpResponse<[GitHubIssue]>
+        @Get() var issues: (IssuesPage) async throws -> HTTPResponse<[GitHubIssue]>
     }
 
     // The README's nested API example (Endpoints section).

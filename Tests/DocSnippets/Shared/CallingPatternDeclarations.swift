@@ -137,7 +137,7 @@ enum CallingPatterns {
 
     // @unchecked Sendable: as the README says, the subclass adds only endpoint wrappers.
     final class FeedApi: Domain, @unchecked Sendable {
-        @Get() var page: (FetchPageRequest) async throws -> HttpResponse<String>
+        @Get() var page: (FetchPageRequest) async throws -> HTTPResponse<String>
         @Get(otherHosts: .allowing(["avatars.example-cdn.com"])) var avatar: (AvatarRequest) async throws -> Data
     }
 
@@ -162,7 +162,7 @@ enum CallingPatterns {
     // @unchecked Sendable: as the README says, the subclass adds only endpoint wrappers.
     final class GitHubApi: Domain, @unchecked Sendable {
         @Get("/gists/public") var publicGists: (PublicGistsRequest) async throws -> [Gist]
-        @Get() var issues: (IssuesPage) async throws -> HttpResponse<[GitHubIssue]>
+        @Get() var issues: (IssuesPage) async throws -> HTTPResponse<[GitHubIssue]>
     }
 
     // The README's nested API example (Endpoints section).

@@ -22,7 +22,7 @@ enum DocCExamples {
     }
 
     // ResponsesAndErrors.md
-    struct CSV: HttpResponseDecodable {
+    struct CSV: HTTPResponseDecodable {
         var rows: [[String]]
 
         static func decode(from response: HttpOperationResult, context: ResponseDecodingContext) throws -> CSV {
@@ -56,8 +56,8 @@ enum DocCExamples {
         }
     }
 
-    final class SimpleSessionTransport: ConfigurableHttpTransport {
-        let configuration = HttpTransportConfigurationStore()
+    final class SimpleSessionTransport: ConfigurableHTTPTransport {
+        let configuration = HTTPTransportConfigurationStore()
         private let session = URLSession(configuration: .ephemeral, delegate: RefuseRedirects(), delegateQueue: nil)
 
         func sendRequest(with params: HttpRequestParams) async throws -> HttpOperationResult {
@@ -67,12 +67,12 @@ enum DocCExamples {
             for field in params.headerFields {
                 request.addValue(field.value, forHTTPHeaderField: field.name)
             }
-            if params.isCachedByRetroSwift { request.cachePolicy = .reloadIgnoringLocalCacheData }  // HttpCache decides
+            if params.isCachedByRetroSwift { request.cachePolicy = .reloadIgnoringLocalCacheData }  // HTTPCache decides
             request.httpBody = try params.body?.data()  // small bodies only; stream multipart files in production
 
             let (data, response) = try await session.data(for: request)
             guard let http = response as? HTTPURLResponse else { throw URLError(.badServerResponse) }
-            var headers: HttpHeaderFields = [:]
+            var headers: HTTPHeaderFields = [:]
             for case (let name as String, let value as String) in http.allHeaderFields {
                 headers.append(name: name, value: value)
             }
@@ -87,7 +87,7 @@ enum DocCExamples {
         }
 
         @Get("/files/{id}") var file: (LinkRequest) async throws -> Data
-        @Get("/files/{id}", redirects: .never) var fileLink: (LinkRequest) async throws -> HttpResponse<Empty>
+        @Get("/files/{id}", redirects: .never) var fileLink: (LinkRequest) async throws -> HTTPResponse<Empty>
     }
 
 }

@@ -28,7 +28,7 @@
         final class Api: Domain, @unchecked Sendable {
             @Get("/items/{id}") var item: (ItemRequest) async throws -> Item
             @Post("/upload") var upload: (UploadRequest) async throws -> Item
-            @Get("/bytes") var bytes: () async throws -> HttpBodyStream
+            @Get("/bytes") var bytes: () async throws -> HTTPBodyStream
             @Get("/download") var download: () async throws -> DownloadedFile
             @Get("/leave") var leave: () async throws -> Item
         }

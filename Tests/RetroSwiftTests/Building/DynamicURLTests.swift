@@ -209,7 +209,7 @@ struct DynamicURLTests {
         ]
 
         // When
-        let error = await #expect(throws: HttpError.self) { _ = try await api.cdnFile(FileRequest(url: "https://cdn.example/a.png")) }
+        let error = await #expect(throws: HTTPError.self) { _ = try await api.cdnFile(FileRequest(url: "https://cdn.example/a.png")) }
         _ = try await api.file(FileRequest(url: "/own"))
 
         // Then
@@ -250,7 +250,7 @@ struct DynamicURLTests {
         #expect(opaque?.reason.contains("than the base URL's, which the transport does not tell") == true)
     }
 
-    /// A transport that is not a ``ConfigurableHttpTransport``, so RetroSwift cannot read its base URL.
+    /// A transport that is not a ``ConfigurableHTTPTransport``, so RetroSwift cannot read its base URL.
     private struct OpaqueTransport: HttpTransport {
         let inner: RecordingTransport
         func setConfiguration(scheme: String, host: String, sharedHeaders: [String: String]?) {}

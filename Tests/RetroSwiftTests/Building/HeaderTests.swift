@@ -33,10 +33,10 @@ struct HeaderTests {
         // Then
         #expect(
             transport.lastRequest?.headerFields == [
-                HttpHeader(name: "Accept", value: "application/json"),
-                HttpHeader(name: "X-Trace", value: "static"),
-                HttpHeader(name: "Authorization", value: "Bearer t"),
-                HttpHeader(name: "Accept-Language", value: "en, fr;q=0.8"),
+                HTTPHeader(name: "Accept", value: "application/json"),
+                HTTPHeader(name: "X-Trace", value: "static"),
+                HTTPHeader(name: "Authorization", value: "Bearer t"),
+                HTTPHeader(name: "Accept-Language", value: "en, fr;q=0.8"),
             ])
     }
 
@@ -53,10 +53,10 @@ struct HeaderTests {
         // Then
         #expect(
             sent == [
-                HttpHeader(name: "X-App", value: "demo"),
-                HttpHeader(name: "Accept", value: "application/json"),
-                HttpHeader(name: "Authorization", value: "Mine"),
-                HttpHeader(name: "X-Trace", value: "t-1"),
+                HTTPHeader(name: "X-App", value: "demo"),
+                HTTPHeader(name: "Accept", value: "application/json"),
+                HTTPHeader(name: "Authorization", value: "Mine"),
+                HTTPHeader(name: "X-Trace", value: "t-1"),
             ])
     }
 

@@ -5,28 +5,28 @@ import Testing
 
 /// WebDAV's `PROPFIND`: a body, idempotent.
 enum PropfindMethod: EndpointMethod {
-    static var method: HttpMethod { HttpMethod("PROPFIND", allowsBody: true, isIdempotent: true) }
+    static var method: HTTPMethod { HTTPMethod("PROPFIND", allowsBody: true, isIdempotent: true) }
 }
 
 typealias Propfind<Signature> = Endpoint<PropfindMethod, Signature>
 
 /// WebDAV's `LOCK`: a body, not idempotent.
 enum LockMethod: EndpointMethod {
-    static var method: HttpMethod { HttpMethod("LOCK", allowsBody: true) }
+    static var method: HTTPMethod { HTTPMethod("LOCK", allowsBody: true) }
 }
 
 typealias Lock<Signature> = Endpoint<LockMethod, Signature>
 
 /// A method declared without a body.
 enum PurgeMethod: EndpointMethod {
-    static var method: HttpMethod { HttpMethod("PURGE", allowsBody: false) }
+    static var method: HTTPMethod { HTTPMethod("PURGE", allowsBody: false) }
 }
 
 typealias Purge<Signature> = Endpoint<PurgeMethod, Signature>
 
 /// A name that is not a token.
 enum BrokenMethod: EndpointMethod {
-    static var method: HttpMethod { HttpMethod("PROP FIND", allowsBody: true) }
+    static var method: HTTPMethod { HTTPMethod("PROP FIND", allowsBody: true) }
 }
 
 typealias Broken<Signature> = Endpoint<BrokenMethod, Signature>
@@ -79,13 +79,13 @@ struct MethodTests {
 
     @Test("methods compare by their case-sensitive name; unknown names allow a body and are not idempotent")
     func identity() {
-        #expect(HttpMethod(rawValue: "GET") == .get)
-        #expect(HttpMethod(rawValue: "GET")?.allowsBody == false)
-        #expect(HttpMethod(rawValue: "get") != .get)
-        #expect(HttpMethod(rawValue: "PROPFIND")?.allowsBody == true)
-        #expect(HttpMethod(rawValue: "PROPFIND")?.isIdempotent == false)
-        #expect(HttpMethod("QUERY", allowsBody: true, isIdempotent: true) == HttpMethod(rawValue: "QUERY"))
-        #expect(HttpMethod.allCases.map(\.rawValue) == ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"])
+        #expect(HTTPMethod(rawValue: "GET") == .get)
+        #expect(HTTPMethod(rawValue: "GET")?.allowsBody == false)
+        #expect(HTTPMethod(rawValue: "get") != .get)
+        #expect(HTTPMethod(rawValue: "PROPFIND")?.allowsBody == true)
+        #expect(HTTPMethod(rawValue: "PROPFIND")?.isIdempotent == false)
+        #expect(HTTPMethod("QUERY", allowsBody: true, isIdempotent: true) == HTTPMethod(rawValue: "QUERY"))
+        #expect(HTTPMethod.allCases.map(\.rawValue) == ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"])
     }
 
     @Test("RetryInterceptor retries a method of your own only when it is declared idempotent")
@@ -96,8 +96,8 @@ struct MethodTests {
         api.interceptors = [RetryInterceptor(maxAttempts: 2, sleep: { _ in })]
 
         // When
-        await #expect(throws: HttpError.self) { _ = try await api.properties(PropfindRequest(id: 1)) }
-        await #expect(throws: HttpError.self) { _ = try await api.lock() }
+        await #expect(throws: HTTPError.self) { _ = try await api.properties(PropfindRequest(id: 1)) }
+        await #expect(throws: HTTPError.self) { _ = try await api.lock() }
 
         // Then
         #expect(transport.requests.map(\.method.rawValue) == ["PROPFIND", "PROPFIND", "LOCK"])

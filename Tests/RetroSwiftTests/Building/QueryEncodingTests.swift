@@ -66,7 +66,7 @@ struct QueryEncodingTests {
 
         // Then
         #expect(params.encodedQuery == "text=a%2Bb%26c%3Dd%23e%20f/g?h:i@j&archived=false&sort=oldest")
-        #expect(params.queryItems.first == HttpQueryItem(name: "text", value: "a+b&c=d#e f/g?h:i@j"))
+        #expect(params.queryItems.first == HTTPQueryItem(name: "text", value: "a+b&c=d#e f/g?h:i@j"))
     }
 
     @Test("nil is omitted, arrays repeat the key in order")
@@ -159,6 +159,6 @@ struct RequestTypeTests {
 
         // Then
         let sent = transport.requests.map { "\($0.encodedPathAndQuery) \($0.headers)" }
-        #expect(sent == Array(repeating: #"/users/x%2Fy?q=a%20b [RetroSwift.HttpHeader(name: "X-Id", value: "7")]"#, count: 3))
+        #expect(sent == Array(repeating: #"/users/x%2Fy?q=a%20b [RetroSwift.HTTPHeader(name: "X-Id", value: "7")]"#, count: 3))
     }
 }

@@ -56,10 +56,10 @@ struct CacheControlTests {
         let expected = Date(timeIntervalSince1970: 784_111_777)
 
         // Then: RFC 9110 §5.6.7's three spellings of one instant
-        #expect(HttpDate.parse("Sun, 06 Nov 1994 08:49:37 GMT", now: now) == expected)
-        #expect(HttpDate.parse("Sunday, 06-Nov-94 08:49:37 GMT", now: now) == expected)
-        #expect(HttpDate.parse("Sun Nov  6 08:49:37 1994", now: now) == expected)
-        #expect(HttpDate.parse("Tue, 29 Feb 2028 23:59:59 GMT", now: now) == Date(timeIntervalSince1970: 1_835_481_599))
+        #expect(HTTPDate.parse("Sun, 06 Nov 1994 08:49:37 GMT", now: now) == expected)
+        #expect(HTTPDate.parse("Sunday, 06-Nov-94 08:49:37 GMT", now: now) == expected)
+        #expect(HTTPDate.parse("Sun Nov  6 08:49:37 1994", now: now) == expected)
+        #expect(HTTPDate.parse("Tue, 29 Feb 2028 23:59:59 GMT", now: now) == Date(timeIntervalSince1970: 1_835_481_599))
     }
 
     @Test(
@@ -69,6 +69,6 @@ struct CacheControlTests {
             "Sun, 06 Nov 1994 08:49:37 GMT\u{334}", String(repeating: "9", count: 1_000),
         ])
     func notDates(value: String) {
-        #expect(HttpDate.parse(value, now: Date()) == nil)
+        #expect(HTTPDate.parse(value, now: Date()) == nil)
     }
 }

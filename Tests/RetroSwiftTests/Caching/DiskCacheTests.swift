@@ -5,11 +5,11 @@ import Testing
 
 @testable import RetroSwift
 
-/// ``HttpCache`` on disk: what survives a restart, what is dropped, what is never written down.
-@Suite("HttpCache on disk survives restarts, drops broken entries and keeps no credentials")
+/// ``HTTPCache`` on disk: what survives a restart, what is dropped, what is never written down.
+@Suite("HTTPCache on disk survives restarts, drops broken entries and keeps no credentials")
 struct DiskCacheTests {
-    typealias Api = HttpCacheTests.Api
-    typealias Lookup = HttpCacheTests.Lookup
+    typealias Api = HTTPCacheTests.Api
+    typealias Lookup = HTTPCacheTests.Lookup
 
     /// A fresh directory, deleted after `body`.
     static func withDirectory(_ body: (URL) async throws -> Void) async throws {
@@ -19,7 +19,7 @@ struct DiskCacheTests {
     }
 
     /// An API on a transport answering `answer`, with `cache`.
-    static func api(_ cache: HttpCache, answering answer: HttpOperationResult) -> (Api, RecordingTransport) {
+    static func api(_ cache: HTTPCache, answering answer: HttpOperationResult) -> (Api, RecordingTransport) {
         let transport = RecordingTransport { _ in answer }
         let api = Api(transport: transport)
         api.baseURL = URL(string: "http://127.0.0.1:8080/v1")!
@@ -35,13 +35,13 @@ struct DiskCacheTests {
     func survivesRestart() async throws {
         try await Self.withDirectory { directory in
             // Given: a process stored alice's answer
-            let first = try HttpCache(directory: directory)
-            let (api, _) = Self.api(first, answering: HttpCacheTests.note("alice's", ["Cache-Control": "max-age=600"]))
+            let first = try HTTPCache(directory: directory)
+            let (api, _) = Self.api(first, answering: HTTPCacheTests.note("alice's", ["Cache-Control": "max-age=600"]))
             _ = try await api.lookup(Lookup(authorization: "Bearer alice-secret-token"))
 
             // When: the next process opens the directory
-            let reopened = try HttpCache(directory: directory)
-            let (again, transport) = Self.api(reopened, answering: HttpCacheTests.note("network", ["Cache-Control": "max-age=600"]))
+            let reopened = try HTTPCache(directory: directory)
+            let (again, transport) = Self.api(reopened, answering: HTTPCacheTests.note("network", ["Cache-Control": "max-age=600"]))
             let alice = try await again.lookup(Lookup(authorization: "Bearer alice-secret-token"))
             let bob = try await again.lookup(Lookup(authorization: "Bearer bob"))
 
@@ -61,9 +61,9 @@ struct DiskCacheTests {
     func brokenEntriesDropped() async throws {
         try await Self.withDirectory { directory in
             // Given: three stored entries, then damage to two of them and a stray body
-            let cache = try HttpCache(directory: directory)
-            let (api, _) = Self.api(cache, answering: HttpCacheTests.note("stored", ["Cache-Control": "max-age=600"]))
-            for n in 1...3 { _ = try await api.numbered(HttpCacheTests.Numbered(n: n)) }
+            let cache = try HTTPCache(directory: directory)
+            let (api, _) = Self.api(cache, answering: HTTPCacheTests.note("stored", ["Cache-Control": "max-age=600"]))
+            for n in 1...3 { _ = try await api.numbered(HTTPCacheTests.Numbered(n: n)) }
             let names = Set(try Self.files(in: directory).map { $0.split(separator: ".")[0] }).sorted()
             #expect(names.count == 3)
             try Data("not a property list".utf8).write(to: directory.appendingPathComponent(names[0] + ".head"))
@@ -71,7 +71,7 @@ struct DiskCacheTests {
             try Data("stray".utf8).write(to: directory.appendingPathComponent("stray.body"))
 
             // When
-            let reopened = try HttpCache(directory: directory)
+            let reopened = try HTTPCache(directory: directory)
 
             // Then: one entry left, its two files the only ones
             #expect(reopened.count == 1)
@@ -83,8 +83,8 @@ struct DiskCacheTests {
     func missingBodyIsAMiss() async throws {
         try await Self.withDirectory { directory in
             // Given
-            let cache = try HttpCache(directory: directory)
-            let (api, transport) = Self.api(cache, answering: HttpCacheTests.note("stored", ["Cache-Control": "max-age=600"]))
+            let cache = try HTTPCache(directory: directory)
+            let (api, transport) = Self.api(cache, answering: HTTPCacheTests.note("stored", ["Cache-Control": "max-age=600"]))
             _ = try await api.notes()
             for name in try Self.files(in: directory) where name.hasSuffix(".body") {
                 try FileManager.default.removeItem(at: directory.appendingPathComponent(name))
@@ -104,12 +104,12 @@ struct DiskCacheTests {
         try await Self.withDirectory { directory in
             // Given: entries of about 1.3 KB in a 4 KB cache
             let big = String(repeating: "x", count: 1_000)
-            let cache = try HttpCache(directory: directory, maxBytes: 4_000)
-            let (api, _) = Self.api(cache, answering: HttpCacheTests.note(big, ["Cache-Control": "max-age=600"]))
+            let cache = try HTTPCache(directory: directory, maxBytes: 4_000)
+            let (api, _) = Self.api(cache, answering: HTTPCacheTests.note(big, ["Cache-Control": "max-age=600"]))
 
             // When
-            for n in 1...10 { _ = try await api.numbered(HttpCacheTests.Numbered(n: n)) }
-            let smaller = try HttpCache(directory: directory, maxBytes: 1_500)
+            for n in 1...10 { _ = try await api.numbered(HTTPCacheTests.Numbered(n: n)) }
+            let smaller = try HTTPCache(directory: directory, maxBytes: 1_500)
 
             // Then
             #expect(cache.count == 3 && cache.byteCount <= 4_000)
@@ -122,17 +122,17 @@ struct DiskCacheTests {
         try await Self.withDirectory { directory in
             // Given: a stored entry, revalidated with a 304 that makes it fresh for an hour
             let answers = Protected([
-                HttpCacheTests.note("stored", ["ETag": "\"1\""]), HttpCacheTests.notModified(["Cache-Control": "max-age=3600"]),
+                HTTPCacheTests.note("stored", ["ETag": "\"1\""]), HTTPCacheTests.notModified(["Cache-Control": "max-age=3600"]),
             ])
             let transport = RecordingTransport { _ in answers.mutate { $0.count > 1 ? $0.removeFirst() : $0[0] } }
             let api = Api(transport: transport)
             api.baseURL = URL(string: "http://127.0.0.1:8080/v1")!
-            api.httpCache = try HttpCache(directory: directory)
+            api.httpCache = try HTTPCache(directory: directory)
             _ = try await api.notes()
             let revalidated = try await api.notes()
 
             // When
-            let (next, nextTransport) = Self.api(try HttpCache(directory: directory), answering: HttpOperationResult(statusCode: 500))
+            let (next, nextTransport) = Self.api(try HTTPCache(directory: directory), answering: HttpOperationResult(statusCode: 500))
             let answer = try await next.notes()
 
             // Then

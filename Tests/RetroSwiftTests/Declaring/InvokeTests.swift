@@ -89,7 +89,7 @@ struct InvokeTests {
         let api = Api(transport: transport)
 
         // When
-        let status = await #expect(throws: HttpError.self) { try await api.invoke(.get, path: "secret", returning: Empty.self) }
+        let status = await #expect(throws: HTTPError.self) { try await api.invoke(.get, path: "secret", returning: Empty.self) }
         let traversal = await #expect(throws: RequestError.self) {
             try await api.invoke(.get, path: "files/{name}", arguments: ["name": ".."], returning: Data.self)
         }

@@ -20,7 +20,7 @@ struct ReplayTransportTests {
     // @unchecked Sendable: endpoint wrappers only, set up in init and never reassigned.
     final class Api: Domain, @unchecked Sendable {
         @Get("/items/{id}") var item: (ItemRequest) async throws -> Item
-        @Get("/events") var events: () async throws -> HttpBodyStream
+        @Get("/events") var events: () async throws -> HTTPBodyStream
         @Get("/export") var export: () async throws -> DownloadedFile
     }
 

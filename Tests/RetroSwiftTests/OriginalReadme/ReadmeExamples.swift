@@ -69,7 +69,7 @@ final class FilesApi: RetroSwift.ApiDomain, @unchecked Sendable {
     }
 
     @Get("/files/{id}") var file: (LinkRequest) async throws -> Data
-    @Get("/files/{id}", redirects: .never) var fileLink: (LinkRequest) async throws -> HttpResponse<Empty>
+    @Get("/files/{id}", redirects: .never) var fileLink: (LinkRequest) async throws -> HTTPResponse<Empty>
 }
 
 extension ReadmeUsage {

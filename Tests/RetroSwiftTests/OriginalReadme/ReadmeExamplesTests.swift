@@ -22,7 +22,7 @@ struct ReadmeExamplesTests {
         let request = try #require(transport.lastRequest)
         #expect(request.method == .get)
         #expect(try transport.url(of: request).absoluteString == "https://rest.bandsintown.com/api/v1/schedule?page=1&limit=30")
-        #expect(request.headers == [HttpHeader(name: "X-Account-Id", value: "acc_id")])
+        #expect(request.headers == [HTTPHeader(name: "X-Account-Id", value: "acc_id")])
         #expect(request.body == nil)
     }
 

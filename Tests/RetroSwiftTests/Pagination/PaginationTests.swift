@@ -21,7 +21,7 @@ struct PaginationTests {
     // @unchecked Sendable: the fixture adds only endpoint wrappers, set up in init and never reassigned.
     final class Api: Domain, @unchecked Sendable {
         @Get("/pages") var pages: (PageRequest) async throws -> [Item]
-        @Get() var linked: (LinkRequest) async throws -> HttpResponse<[Item]>
+        @Get() var linked: (LinkRequest) async throws -> HTTPResponse<[Item]>
     }
 
     /// Serves `count` items, five per page, as `/pages?page=N` and as `/link` pages chained by the `Link` header

@@ -8,7 +8,7 @@ import Testing
 @Suite("Planning: declaration rules")
 struct DeclarationRuleTests {
     private static func draft(
-        _ template: String = "/items/{id}", method: HttpMethod = .get, timeout: TimeInterval? = nil,
+        _ template: String = "/items/{id}", method: HTTPMethod = .get, timeout: TimeInterval? = nil,
         headers: [String: String] = [:], fields: [DeclarationDraft.FieldDescription]? = []
     ) -> DeclarationDraft {
         let declaration = EndpointDeclaration(
@@ -104,7 +104,7 @@ struct DeclarationRuleTests {
     func allRulesInOrder() {
         // Given: a broken template, a broken method, a bad static header, a plain field and a bad timeout
         let declaration = EndpointDeclaration(
-            method: HttpMethod("PRO PFIND", allowsBody: false), template: "/items/{id", timeout: 0, headers: ["X Bad": "1"],
+            method: HTTPMethod("PRO PFIND", allowsBody: false), template: "/items/{id", timeout: 0, headers: ["X Bad": "1"],
             formEncoding: .automatic, redirects: nil, otherHosts: .refused)
         let endpoint = EndpointIdentity(domain: "Api", name: "item", method: declaration.method, template: declaration.template)
 

@@ -14,8 +14,8 @@ struct ResponseChecksTests {
     // @unchecked Sendable: the fixture adds only endpoint wrappers, set up in init and never reassigned.
     private final class Api: Domain, @unchecked Sendable {
         @Get("/item") var item: () async throws -> Item
-        @Head("/item") var head: () async throws -> HttpResponse<Data>
-        @Get("/gone") var gone: () async throws -> HttpResponse<Data>
+        @Head("/item") var head: () async throws -> HTTPResponse<Data>
+        @Get("/gone") var gone: () async throws -> HTTPResponse<Data>
     }
 
     private static func api(answering result: HttpOperationResult) -> Api {
@@ -26,7 +26,7 @@ struct ResponseChecksTests {
 
     private static let json = Data(#"{"id":1}"#.utf8)
 
-    private static let refused: [(HttpHeaderFields, Data, String)] = [
+    private static let refused: [(HTTPHeaderFields, Data, String)] = [
         (
             ["Content-Length": "8", "content-length": "11"], json,
             "the response is refused: two Content-Length values disagree (8 and 11); the framing is unknowable"
@@ -58,7 +58,7 @@ struct ResponseChecksTests {
             "the response is refused: the field 'Bad Name' has ' ' in its name, which a field name cannot contain"
         ),
         (
-            HttpHeaderFields((0..<257).map { HttpHeader(name: "X-F\($0)", value: "v") }), json,
+            HTTPHeaderFields((0..<257).map { HTTPHeader(name: "X-F\($0)", value: "v") }), json,
             "the response is refused: the head has 257 fields, more than the 256 allowed (ResponseLimits.maxHeaderFields)"
         ),
         (

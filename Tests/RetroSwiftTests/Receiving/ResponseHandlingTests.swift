@@ -71,26 +71,26 @@ struct ResponseHandlingTests {
         #expect(failure.errorResponse?.message == "name taken")
     }
 
-    @Test("Either falls back to HttpError when the error body does not decode")
+    @Test("Either falls back to HTTPError when the error body does not decode")
     func eitherFallsBack() async throws {
         // Given
         let (api, _) = api(.text("upstream down", status: 502))
 
         // When
-        let error = await #expect(throws: HttpError.self) { _ = try await api.save() }
+        let error = await #expect(throws: HTTPError.self) { _ = try await api.save() }
 
         // Then
         #expect(error?.statusCode == 502)
         #expect(error?.description == "HTTP 502 Bad Gateway from Api.save (POST /user): upstream down")
     }
 
-    @Test("a non-2xx status throws HttpError with status, headers and body; text/plain goes in the description")
-    func throwsHttpError() async throws {
+    @Test("a non-2xx status throws HTTPError with status, headers and body; text/plain goes in the description")
+    func throwsHTTPError() async throws {
         // Given
         let (api, _) = api(.text("No such user", status: 404, headers: ["X-Request-Id": "r1"]))
 
         // When
-        let error = await #expect(throws: HttpError.self) { _ = try await api.user() }
+        let error = await #expect(throws: HTTPError.self) { _ = try await api.user() }
 
         // Then
         #expect(error?.statusCode == 404)
@@ -112,7 +112,7 @@ struct ResponseHandlingTests {
         let (api, _) = api(HttpOperationResult(statusCode: 403, headers: ["Content-Type": contentType], body: body))
 
         // When
-        let error = await #expect(throws: HttpError.self) { _ = try await api.user() }
+        let error = await #expect(throws: HTTPError.self) { _ = try await api.user() }
 
         // Then
         #expect(error?.description == "HTTP 403 Forbidden from Api.user (GET /user)" + (quoted.map { ": " + $0 } ?? ""))
@@ -125,7 +125,7 @@ struct ResponseHandlingTests {
         let (api, _) = api(HttpOperationResult(statusCode: 502, headers: ["Content-Type": "text/html"], body: Data(page.utf8)))
 
         // When
-        let error = await #expect(throws: HttpError.self) { _ = try await api.user() }
+        let error = await #expect(throws: HTTPError.self) { _ = try await api.user() }
 
         // Then
         #expect(
@@ -140,7 +140,7 @@ struct ResponseHandlingTests {
         let (api, _) = api(.json(#"{"message":"boom"}"#, status: 500))
 
         // When
-        let error = await #expect(throws: HttpError.self) { _ = try await api.delete() }
+        let error = await #expect(throws: HTTPError.self) { _ = try await api.delete() }
 
         // Then
         #expect(error?.description == #"HTTP 500 Internal Server Error from Api.delete (DELETE /user): {"message":"boom"}"#)

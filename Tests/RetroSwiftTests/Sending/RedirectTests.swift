@@ -18,13 +18,13 @@ struct RedirectTests {
     }
 
     private final class Api: Domain, @unchecked Sendable {
-        @Post("/notes") var create: (NoteRequest) async throws -> HttpResponse<Empty>
+        @Post("/notes") var create: (NoteRequest) async throws -> HTTPResponse<Empty>
         @Put("/notes") var replace: (NoteRequest) async throws -> Empty
         @Head("/notes") var exists: () async throws -> Empty
-        @Get("/notes") var list: () async throws -> HttpResponse<Empty>
-        @Get("/notes", redirects: .never) var listUnfollowed: () async throws -> HttpResponse<Empty>
-        @Get("/notes", redirects: .follow()) var listFollowed: () async throws -> HttpResponse<Empty>
-        @Get("/notes", redirects: .never) var decodedUnfollowed: () async throws -> HttpResponse<Note>
+        @Get("/notes") var list: () async throws -> HTTPResponse<Empty>
+        @Get("/notes", redirects: .never) var listUnfollowed: () async throws -> HTTPResponse<Empty>
+        @Get("/notes", redirects: .follow()) var listFollowed: () async throws -> HTTPResponse<Empty>
+        @Get("/notes", redirects: .never) var decodedUnfollowed: () async throws -> HTTPResponse<Note>
 
         init(transport: any HttpTransport, base: String = "http://127.0.0.1:8080/v1") {
             super.init(transport: transport)
@@ -63,7 +63,7 @@ struct RedirectTests {
         #expect(second.body?.contentType == "application/json")
         #expect(try transport.url(of: second).absoluteString == "http://127.0.0.1:8080/v2/notes?moved=1")
         #expect(second.encodedPathAndQuery == "/v2/notes?moved=1")
-        #expect(second.queryItems == [HttpQueryItem(name: "moved", value: "1")])
+        #expect(second.queryItems == [HTTPQueryItem(name: "moved", value: "1")])
         #expect(Self.sent(second) == Self.sent(first))
         #expect(response.url?.absoluteString == "http://127.0.0.1:8080/v2/notes?moved=1")
     }
@@ -238,7 +238,7 @@ struct RedirectTests {
     }
 
     @Test(
-        "300, 304 and a 3xx without Location are not followed: HttpError to Empty, a response to HttpResponse",
+        "300, 304 and a 3xx without Location are not followed: HTTPError to Empty, a response to HTTPResponse",
         arguments: [
             HttpOperationResult(statusCode: 300, headers: ["Location": "/v1/a"]),
             HttpOperationResult(statusCode: 304, headers: ["Location": "/v1/a"]),
@@ -249,10 +249,10 @@ struct RedirectTests {
         let transport = RecordingTransport { _ in response }
 
         // When
-        let error = await #expect(throws: HttpError.self) { _ = try await Api(transport: transport).exists() }
+        let error = await #expect(throws: HTTPError.self) { _ = try await Api(transport: transport).exists() }
         let withMetadata = try await Api(transport: transport).list()
 
-        // Then: as an error to Empty, as a response to HttpResponse
+        // Then: as an error to Empty, as a response to HTTPResponse
         #expect(error?.statusCode == response.statusCode)
         #expect(withMetadata.statusCode == response.statusCode)
         #expect(transport.requests.count == 2)
@@ -279,13 +279,13 @@ struct RedirectTests {
         #expect(response.url?.absoluteString == expected)
     }
 
-    @Test("a 3xx not followed is an HttpError to an HttpResponse of a JSON type, which has no body to decode")
+    @Test("a 3xx not followed is an HTTPError to an HTTPResponse of a JSON type, which has no body to decode")
     func unfollowedIntoJSONType() async throws {
         // Given
         let transport = RecordingTransport { _ in HttpOperationResult(statusCode: 304, headers: ["ETag": "\"v1\""]) }
 
         // When
-        let error = await #expect(throws: HttpError.self) { _ = try await Api(transport: transport).decodedUnfollowed() }
+        let error = await #expect(throws: HTTPError.self) { _ = try await Api(transport: transport).decodedUnfollowed() }
 
         // Then
         #expect(error?.statusCode == 304)

@@ -6,7 +6,7 @@ import Testing
 /// position, and at many random sets of positions, gives what it gives in one piece.
 @Suite("Streaming: parsing does not depend on chunking (property test)")
 struct StreamChunkingPropertyTests {
-    typealias Parse = @Sendable (HttpBodyStream) async throws -> [String]
+    typealias Parse = @Sendable (HTTPBodyStream) async throws -> [String]
 
     static let context = StreamParsingTests.context
 
@@ -146,7 +146,7 @@ struct StreamChunkingPropertyTests {
         }
     }
 
-    static func body(_ chunks: [Data]) -> HttpBodyStream {
+    static func body(_ chunks: [Data]) -> HTTPBodyStream {
         StreamParsingTests.body(chunks)
     }
 }

@@ -13,14 +13,14 @@ struct StreamParsingTests {
     }
 
     /// A body written through a transport's writer in exactly these chunks.
-    static func body(_ chunks: [Data]) -> HttpBodyStream {
-        let (stream, writer) = HttpBodyStream.makeStream(bufferCapacity: Int.max)
+    static func body(_ chunks: [Data]) -> HTTPBodyStream {
+        let (stream, writer) = HTTPBodyStream.makeStream(bufferCapacity: Int.max)
         for chunk in chunks { writer.offer(chunk) }
         writer.finish()
         return stream
     }
 
-    static func body(_ text: String) -> HttpBodyStream {
+    static func body(_ text: String) -> HTTPBodyStream {
         body([Data(text.utf8)])
     }
 

@@ -18,7 +18,7 @@ struct StreamedResponseTests {
     // @unchecked Sendable: the fixture adds only endpoint wrappers, set up in init and never reassigned.
     final class ChatApi: Domain, @unchecked Sendable {
         @Post("/chat") var chat: () async throws -> ServerSentEvents<Delta>
-        @Post("/chat") var chatWithHead: () async throws -> HttpResponse<ServerSentEvents<Delta>>
+        @Post("/chat") var chatWithHead: () async throws -> HTTPResponse<ServerSentEvents<Delta>>
         @Post("/chat") var chatOrProblem: () async throws -> Either<ServerSentEvents<Delta>, Problem>
     }
 
@@ -39,7 +39,7 @@ struct StreamedResponseTests {
     @Test("a writer waits while the buffer is full and goes on once the reader takes a chunk")
     func backPressure() async throws {
         // Given: room for 15 bytes, so the second chunk of 10 fills the buffer
-        let (stream, writer) = HttpBodyStream.makeStream(bufferCapacity: 15)
+        let (stream, writer) = HTTPBodyStream.makeStream(bufferCapacity: 15)
         let steps = Steps()
         let producer = Task {
             try await writer.write(Data(repeating: 1, count: 10))
@@ -65,7 +65,7 @@ struct StreamedResponseTests {
     @Test("offer asks a callback-driven writer to pause when full, and onDemand resumes it once the reader catches up")
     func offerAndDemand() async throws {
         // Given
-        let (stream, writer) = HttpBodyStream.makeStream(bufferCapacity: 8)
+        let (stream, writer) = HTTPBodyStream.makeStream(bufferCapacity: 8)
         let resumed = Counter()
         writer.onDemand { resumed.increment() }
 
@@ -92,7 +92,7 @@ struct StreamedResponseTests {
         // Given
         let cancelled = Counter()
         do {
-            let (stream, writer) = HttpBodyStream.makeStream(onCancel: { cancelled.increment() })
+            let (stream, writer) = HTTPBodyStream.makeStream(onCancel: { cancelled.increment() })
             writer.offer(Data("a".utf8))
             writer.offer(Data("b".utf8))
 
@@ -100,12 +100,12 @@ struct StreamedResponseTests {
             for try await _ in stream { break }
         }
         do {
-            let (_, writer) = HttpBodyStream.makeStream(onCancel: { cancelled.increment() })
+            let (_, writer) = HTTPBodyStream.makeStream(onCancel: { cancelled.increment() })
             writer.offer(Data("unread".utf8))
         }
         let afterEarlyExits = cancelled.value
         do {
-            let (stream, writer) = HttpBodyStream.makeStream(onCancel: { cancelled.increment() })
+            let (stream, writer) = HTTPBodyStream.makeStream(onCancel: { cancelled.increment() })
             writer.offer(Data("all".utf8))
             writer.finish()
             for try await _ in stream {}
@@ -120,7 +120,7 @@ struct StreamedResponseTests {
     func overflow() async throws {
         // Given: pause asked at 4 bytes, failure past 8
         let cancelled = Counter()
-        let (stream, writer) = HttpBodyStream.makeStream(bufferCapacity: 4, overflowLimit: 8, onCancel: { cancelled.increment() })
+        let (stream, writer) = HTTPBodyStream.makeStream(bufferCapacity: 4, overflowLimit: 8, onCancel: { cancelled.increment() })
 
         // When
         let accepted = (1...4).map { writer.offer(Data(repeating: UInt8($0), count: 3)) }
@@ -140,8 +140,8 @@ struct StreamedResponseTests {
     func loopLeftWhileSequenceHeld() async throws {
         // Given
         let cancelled = Counter()
-        let (raw, rawWriter) = HttpBodyStream.makeStream(onCancel: { cancelled.increment() })
-        let (body, eventWriter) = HttpBodyStream.makeStream(onCancel: { cancelled.increment() })
+        let (raw, rawWriter) = HTTPBodyStream.makeStream(onCancel: { cancelled.increment() })
+        let (body, eventWriter) = HTTPBodyStream.makeStream(onCancel: { cancelled.increment() })
         let events = ServerSentEvents<Delta>(
             body: body,
             context: ResponseDecodingContext(
@@ -167,10 +167,10 @@ struct StreamedResponseTests {
     func iteratorOutlivesSequence() async throws {
         // Given
         let cancelled = Counter()
-        var iterator: HttpBodyStream.Iterator
-        let writer: HttpBodyStream.Writer
+        var iterator: HTTPBodyStream.Iterator
+        let writer: HTTPBodyStream.Writer
         do {
-            let made = HttpBodyStream.makeStream(onCancel: { cancelled.increment() })
+            let made = HTTPBodyStream.makeStream(onCancel: { cancelled.increment() })
             iterator = made.stream.makeAsyncIterator()
             writer = made.writer
         }
@@ -190,7 +190,7 @@ struct StreamedResponseTests {
     @Test("a stream is read by one loop: a second one, in another task or after the first, is told so and leaves the first be")
     func secondReader() async throws {
         // Given: the first loop's iterator exists before the second loop starts
-        let (stream, writer) = HttpBodyStream.makeStream()
+        let (stream, writer) = HTTPBodyStream.makeStream()
         let message = "RetroSwift: this streamed body is already being read, or was read; a stream is read once, by one loop"
         let iterator = stream.makeAsyncIterator()
         let first = Task {
@@ -219,7 +219,7 @@ struct StreamedResponseTests {
     @Test("copies of one iterator read from two tasks at once: the second to wait is told so, the first gets the chunk")
     func iteratorCopiesInTwoTasks() async throws {
         // Given: nothing written, so whichever task asks first waits and the other one is refused
-        let (stream, writer) = HttpBodyStream.makeStream()
+        let (stream, writer) = HTTPBodyStream.makeStream()
         let iterator = stream.makeAsyncIterator()
         let results = Locked<[String]>([])
         let tasks = (0..<2).map { _ in
@@ -250,7 +250,7 @@ struct StreamedResponseTests {
     func overflowLimitBelowCapacity() async throws {
         // Given: the default capacity (a megabyte), failure past 1 000 bytes
         let cancelled = Counter()
-        let (stream, writer) = HttpBodyStream.makeStream(overflowLimit: 1_000, onCancel: { cancelled.increment() })
+        let (stream, writer) = HTTPBodyStream.makeStream(overflowLimit: 1_000, onCancel: { cancelled.increment() })
 
         // When
         let accepted = (1...3).map { writer.offer(Data(repeating: UInt8($0), count: 600)) }
@@ -269,7 +269,7 @@ struct StreamedResponseTests {
     @Test("a failure arrives after the chunks written before it, once; then the stream ends")
     func failureAfterChunks() async throws {
         // Given
-        let (stream, writer) = HttpBodyStream.makeStream()
+        let (stream, writer) = HTTPBodyStream.makeStream()
         writer.offer(Data("a".utf8))
         writer.finish(throwing: URLError(.networkConnectionLost))
         var iterator = stream.makeAsyncIterator()
@@ -309,14 +309,14 @@ struct StreamedResponseTests {
         #expect(transport.lastRequest?.responseDestination == .stream)
     }
 
-    @Test("a non-2xx answer throws HttpError before any event, or decodes as Either's error side")
+    @Test("a non-2xx answer throws HTTPError before any event, or decodes as Either's error side")
     func errorStatus() async throws {
         // Given
         let transport = RecordingTransport { _ in .streamed([#"{"message":"#, #""slow down"}"#], status: 429) }
         let api = ChatApi(transport: transport)
 
         // When
-        let error = await #expect(throws: HttpError.self) { _ = try await api.chat() }
+        let error = await #expect(throws: HTTPError.self) { _ = try await api.chat() }
         let either = try await api.chatOrProblem()
 
         // Then
@@ -358,7 +358,7 @@ struct StreamedResponseTests {
         let api = ChatApi(transport: RecordingTransport())
         api.chat = {
             ServerSentEvents(
-                body: HttpBodyStream(Data("data: {\"text\":\"mocked\"}\n\n".utf8)),
+                body: HTTPBodyStream(Data("data: {\"text\":\"mocked\"}\n\n".utf8)),
                 context: ResponseDecodingContext(
                     decoder: JSONDecoder(), endpoint: EndpointIdentity(domain: "ChatApi", name: "chat", method: .post, template: "/chat")))
         }

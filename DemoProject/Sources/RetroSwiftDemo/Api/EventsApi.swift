@@ -15,7 +15,7 @@ struct EventsPage: Sendable {
 // @unchecked Sendable: the subclass adds only endpoint wrappers.
 final class EventsApi: ApiDomain, @unchecked Sendable {
     @Get()
-    var events: (EventsPage) async throws -> HttpResponse<[Event]>
+    var events: (EventsPage) async throws -> HTTPResponse<[Event]>
 
     /// The same events as a Server-Sent Events feed, read while it arrives.
     @Get("/api/v1/events/feed")

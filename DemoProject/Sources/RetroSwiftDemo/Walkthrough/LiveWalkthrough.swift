@@ -40,12 +40,12 @@ struct LiveWalkthrough {
             }
         }
 
-        Console.step("GET without the account header: the server says 400 in text/plain (HttpError)")
+        Console.step("GET without the account header: the server says 400 in text/plain (HTTPError)")
         do {
             _ = try await schedules.getSchedules(GetSchedulesRequest(page: 1))
             throw WalkthroughError("GET without the account header succeeded")
-        } catch let error as HttpError where error.statusCode == 400 {
-            Console.result("HttpError \(error.statusCode): \(error.localizedDescription)")
+        } catch let error as HTTPError where error.statusCode == 400 {
+            Console.result("HTTPError \(error.statusCode): \(error.localizedDescription)")
         }
 
         Console.step("A path value of '..' never leaves the client (RequestError)")

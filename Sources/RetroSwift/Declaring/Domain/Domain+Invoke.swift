@@ -18,14 +18,14 @@ extension Domain {
     ///     repeats the name, a `Date` is epoch milliseconds.
     ///   - body: A body sent as it is (``RawBodyContent``: bytes, text or a file streamed from disk), or `nil`.
     ///   - responseType: What to decode the response into, as for a declared endpoint (`Empty`, `Data`, `String`,
-    ///     any `Decodable`, `Either`, `HttpResponse`, `DownloadedFile`); usually inferred.
+    ///     any `Decodable`, `Either`, `HTTPResponse`, `DownloadedFile`); usually inferred.
     /// - Returns: The decoded response.
     /// - Throws: ``DeclarationError`` for a malformed path, an unfilled placeholder or a body on `GET`;
-    ///   ``RequestError`` for a value that cannot be sent; ``HttpError`` for a status outside 2xx; and what the
+    ///   ``RequestError`` for a value that cannot be sent; ``HTTPError`` for a status outside 2xx; and what the
     ///   interceptors and the transport throw.
     @discardableResult
     nonisolated(nonsending) public func invoke<Response>(
-        _ method: HttpMethod, path: String, arguments: [String: Any] = [:], body: RawBodyContent? = nil,
+        _ method: HTTPMethod, path: String, arguments: [String: Any] = [:], body: RawBodyContent? = nil,
         returning responseType: Response.Type = Response.self
     ) async throws -> Response {
         try await AdHocCall.perform(self, method, path, arguments, .raw(body))
@@ -48,7 +48,7 @@ extension Domain {
     ///   ``RequestError/Kind/unencodableBody`` when the body does not encode.
     @discardableResult
     nonisolated(nonsending) public func invoke<Body: Encodable, Response>(
-        _ method: HttpMethod, path: String, arguments: [String: Any] = [:], json: Body,
+        _ method: HTTPMethod, path: String, arguments: [String: Any] = [:], json: Body,
         returning responseType: Response.Type = Response.self
     ) async throws -> Response {
         try await AdHocCall.perform(self, method, path, arguments, .json(json))

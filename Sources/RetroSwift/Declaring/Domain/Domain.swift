@@ -20,16 +20,16 @@ open class Domain {
     /// The path a parent binds before this domain's endpoints, or `nil` for a domain that is not nested.
     let pathPrefix: PathPrefix?
     /// Where the transport keeps the configuration set through `setConfiguration`, when RetroSwift can read it (a
-    /// ``ConfigurableHttpTransport``); looked up once here, as a cast to a protocol costs more than a whole call's
+    /// ``ConfigurableHTTPTransport``); looked up once here, as a cast to a protocol costs more than a whole call's
     /// URL building when made per call.
-    let transportConfiguration: HttpTransportConfigurationStore?
+    let transportConfiguration: HTTPTransportConfigurationStore?
 
     /// Creates a domain sending through `transport`. Subclasses configure the transport here.
     public init(transport: any HttpTransport) {
         self.transport = transport
         settings = Locked(DomainSettings.makeDefault())
         pathPrefix = nil
-        transportConfiguration = (transport as? any ConfigurableHttpTransport)?.configuration
+        transportConfiguration = (transport as? any ConfigurableHTTPTransport)?.configuration
     }
 
     /// Creates a domain nested in `parent` (Ethel's `client.gists.public` and `repository(owner:name:)`): its
@@ -117,8 +117,8 @@ open class Domain {
 
     /// The HTTP cache this domain's calls use, by the rules of RFC 9111; `nil` (the default) caches nothing. One
     /// cache may be shared by several domains. An endpoint can opt out or always revalidate with `cache:` (see
-    /// ``CacheMode``); a response says where it came from in ``HttpResponse/source``.
-    public var httpCache: HttpCache? {
+    /// ``CacheMode``); a response says where it came from in ``HTTPResponse/source``.
+    public var httpCache: HTTPCache? {
         get { settings.current.cache }
         set { settings.withLock { $0.cache = newValue } }
     }

@@ -9,7 +9,7 @@ struct DomainSettings: Sendable {
     var interceptors: [any Interceptor] = []
     var redirectPolicy: RedirectPolicy = .default
     var responseLimits: ResponseLimits = .default
-    var cache: HttpCache?
+    var cache: HTTPCache?
     /// `nil` for ``ServerTrust/system``, so most calls copy no arrays for it.
     var serverTrust: ServerTrust?
     /// The domain's own base URL and shared headers; `nil` when it has neither, so a call copies no more than one

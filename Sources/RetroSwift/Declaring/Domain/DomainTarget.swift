@@ -8,12 +8,12 @@ final class DomainTarget: Sendable {
     /// Why the values cannot be used, or `nil` when they can.
     let problem: String?
     /// Where calls go when the domain has a base URL of its own: that URL with the domain's shared headers alone.
-    let configuration: HttpTransportConfiguration?
+    let configuration: HTTPTransportConfiguration?
 
     init(baseURL: URL?, sharedHeaders: [String: String]) {
         self.baseURL = baseURL
         self.sharedHeaders = sharedHeaders
-        problem = HttpTransportConfiguration.problem(baseURL: baseURL, sharedHeaders: sharedHeaders)
-        configuration = baseURL.map { HttpTransportConfiguration(baseURL: $0, sharedHeaders: sharedHeaders) }
+        problem = HTTPTransportConfiguration.problem(baseURL: baseURL, sharedHeaders: sharedHeaders)
+        configuration = baseURL.map { HTTPTransportConfiguration(baseURL: $0, sharedHeaders: sharedHeaders) }
     }
 }

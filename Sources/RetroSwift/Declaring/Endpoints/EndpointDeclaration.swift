@@ -2,7 +2,7 @@ import Foundation
 
 /// What an endpoint wrapper was declared with.
 struct EndpointDeclaration: Sendable {
-    let method: HttpMethod
+    let method: HTTPMethod
     let template: String
     let timeout: TimeInterval?
     let headers: [String: String]

@@ -4,51 +4,51 @@
 ///
 /// ```swift
 /// enum PropfindMethod: EndpointMethod {
-///     static var method: HttpMethod { HttpMethod("PROPFIND", allowsBody: true, isIdempotent: true) }
+///     static var method: HTTPMethod { HTTPMethod("PROPFIND", allowsBody: true, isIdempotent: true) }
 /// }
 /// typealias Propfind<Signature> = Endpoint<PropfindMethod, Signature>
 /// ```
 public enum MethodMarkers {
     /// `GET`.
     public enum Get: EndpointMethod {
-        /// ``HttpMethod/get``.
-        public static var method: HttpMethod { .get }
+        /// ``HTTPMethod/get``.
+        public static var method: HTTPMethod { .get }
     }
 
     /// `POST`.
     public enum Post: EndpointMethod {
-        /// ``HttpMethod/post``.
-        public static var method: HttpMethod { .post }
+        /// ``HTTPMethod/post``.
+        public static var method: HTTPMethod { .post }
     }
 
     /// `PUT`.
     public enum Put: EndpointMethod {
-        /// ``HttpMethod/put``.
-        public static var method: HttpMethod { .put }
+        /// ``HTTPMethod/put``.
+        public static var method: HTTPMethod { .put }
     }
 
     /// `PATCH`.
     public enum Patch: EndpointMethod {
-        /// ``HttpMethod/patch``.
-        public static var method: HttpMethod { .patch }
+        /// ``HTTPMethod/patch``.
+        public static var method: HTTPMethod { .patch }
     }
 
     /// `DELETE`.
     public enum Delete: EndpointMethod {
-        /// ``HttpMethod/delete``.
-        public static var method: HttpMethod { .delete }
+        /// ``HTTPMethod/delete``.
+        public static var method: HTTPMethod { .delete }
     }
 
     /// `HEAD`.
     public enum Head: EndpointMethod {
-        /// ``HttpMethod/head``.
-        public static var method: HttpMethod { .head }
+        /// ``HTTPMethod/head``.
+        public static var method: HTTPMethod { .head }
     }
 
     /// `OPTIONS`.
     public enum Options: EndpointMethod {
-        /// ``HttpMethod/options``.
-        public static var method: HttpMethod { .options }
+        /// ``HTTPMethod/options``.
+        public static var method: HTTPMethod { .options }
     }
 }
 
@@ -64,5 +64,5 @@ public typealias Patch<Signature> = Endpoint<MethodMarkers.Patch, Signature>
 public typealias Delete<Signature> = Endpoint<MethodMarkers.Delete, Signature>
 /// A `HEAD` endpoint.
 public typealias Head<Signature> = Endpoint<MethodMarkers.Head, Signature>
-/// An `OPTIONS` endpoint: `@Options("/files") var allowed: () async throws -> HttpResponse<Empty>`.
+/// An `OPTIONS` endpoint: `@Options("/files") var allowed: () async throws -> HTTPResponse<Empty>`.
 public typealias Options<Signature> = Endpoint<MethodMarkers.Options, Signature>

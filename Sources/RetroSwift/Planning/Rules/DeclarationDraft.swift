@@ -17,7 +17,7 @@ struct DeclarationDraft {
     /// The parsed path template; `nil` when it has mistakes.
     var template: PathTemplate?
     /// The endpoint's `headers:` argument as fields.
-    var staticHeaders: [HttpHeader] = []
+    var staticHeaders: [HTTPHeader] = []
     /// The request's parameter fields.
     var fields: [CheckedField] = []
     /// Whether the request has a `@Url` field, which gives the whole path.

@@ -17,7 +17,7 @@ struct StaticHeadersRule: DeclarationRule {
                 return nil
             }
             seen[HeaderName.key(name)] = name
-            return HttpHeader(name: name, value: value)
+            return HTTPHeader(name: name, value: value)
         }
     }
 }

@@ -7,7 +7,7 @@
 /// headers, whose `url` is the last one.
 public struct LoggingInterceptor: Interceptor {
     /// Receives one entry per call.
-    public typealias Sink = @Sendable (HttpLogEntry) -> Void
+    public typealias Sink = @Sendable (HTTPLogEntry) -> Void
 
     /// Header names whose values are never logged, lowercased.
     public let redactedHeaders: Set<String>
@@ -42,14 +42,14 @@ public struct LoggingInterceptor: Interceptor {
     }
 
     private func entry(_ request: HttpRequestParams, response: HttpOperationResult?, error: (any Error)?, duration: Duration)
-        -> HttpLogEntry
+        -> HTTPLogEntry
     {
-        HttpLogEntry(
+        HTTPLogEntry(
             endpoint: request.endpoint, method: request.method, target: queryRedaction.redact(request.encodedPathAndQuery),
-            requestHeaders: request.headers.map { HttpHeader(name: $0.name, value: redact($0.name, $0.value)) },
+            requestHeaders: request.headers.map { HTTPHeader(name: $0.name, value: redact($0.name, $0.value)) },
             statusCode: response?.statusCode,
-            responseHeaders: HttpHeaderFields(
-                (response?.headers ?? [:]).map { HttpHeader(name: $0.name, value: redact($0.name, $0.value)) }),
+            responseHeaders: HTTPHeaderFields(
+                (response?.headers ?? [:]).map { HTTPHeader(name: $0.name, value: redact($0.name, $0.value)) }),
             duration: duration, error: error?.localizedDescription
         )
     }

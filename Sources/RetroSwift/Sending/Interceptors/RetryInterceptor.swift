@@ -3,7 +3,7 @@ import Foundation
 /// Retries transient failures with exponential backoff and full jitter, honouring `Retry-After`.
 ///
 /// Retried: connection errors (`URLError` such as `.cannotConnectToHost`, `.networkConnectionLost`,
-/// `.timedOut`) and the statuses in ``retryableStatuses``; only for idempotent methods (``HttpMethod/isIdempotent``:
+/// `.timedOut`) and the statuses in ``retryableStatuses``; only for idempotent methods (``HTTPMethod/isIdempotent``:
 /// `GET`, `HEAD`, `OPTIONS`, `PUT`, `DELETE`, and methods of your own declared so) unless ``retriesNonIdempotent``
 /// is set. Cancellation ends the wait at once.
 public struct RetryInterceptor: Interceptor {
@@ -100,7 +100,7 @@ public struct RetryInterceptor: Interceptor {
             // Hundreds of digits spell infinity; the largest finite delay says the same and keeps the arithmetic finite.
             return min(seconds, .greatestFiniteMagnitude)
         }
-        guard let date = HttpDate.parse(value, now: now()) else { return nil }
+        guard let date = HTTPDate.parse(value, now: now()) else { return nil }
         return max(0, date.timeIntervalSince(now()))
     }
 

@@ -15,13 +15,13 @@
 ///   interceptor after ``LoggingInterceptor`` to keep the items out of the log altogether.
 public struct SharedQueryItemsInterceptor: Interceptor {
     /// The items added to every call, in name order.
-    public let items: [HttpQueryItem]
+    public let items: [HTTPQueryItem]
 
     /// Creates the interceptor.
     ///
     /// - Parameter items: Query parameter names and values, unencoded; an empty name is refused when a call is made.
     public init(_ items: [String: String]) {
-        self.items = items.sorted { $0.key < $1.key }.map { HttpQueryItem(name: $0.key, value: $0.value) }
+        self.items = items.sorted { $0.key < $1.key }.map { HTTPQueryItem(name: $0.key, value: $0.value) }
     }
 
     /// Adds the items the request does not send already, then sends it.

@@ -115,7 +115,7 @@ enum RedirectFollower {
 
         /// RFC 9110 §15.4: after `303` anything but `HEAD` becomes `GET`; after `301` and `302` a `POST` does too
         /// (what user agents do, which the RFC allows); `307` and `308` never change the method.
-        func becomesGet(after method: HttpMethod) -> Bool {
+        func becomesGet(after method: HTTPMethod) -> Bool {
             switch self {
             case .seeOther: method != .head && method != .get
             case .movedPermanently, .found: method == .post
@@ -203,6 +203,6 @@ extension HttpRequestParams {
         let path = components?.percentEncodedPath ?? ""
         encodedPath = path.isEmpty ? "/" : path
         encodedQuery = components?.percentEncodedQuery
-        queryItems = (components?.queryItems ?? []).map { HttpQueryItem(name: $0.name, value: $0.value ?? "") }
+        queryItems = (components?.queryItems ?? []).map { HTTPQueryItem(name: $0.name, value: $0.value ?? "") }
     }
 }

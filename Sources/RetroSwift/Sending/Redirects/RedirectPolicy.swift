@@ -18,7 +18,7 @@ import Foundation
 ///
 /// Set it for a whole API with ``Domain/redirectPolicy`` or for one endpoint with the `redirects:` argument of
 /// `@Get` and its siblings. With ``never`` the `3xx` response itself is returned: decode it as
-/// `HttpResponse<Empty>` (or `Either`) and read its `Location` header.
+/// `HTTPResponse<Empty>` (or `Either`) and read its `Location` header.
 public struct RedirectPolicy: Sendable, Hashable {
     /// Whether redirects are followed at all.
     public let followsRedirects: Bool

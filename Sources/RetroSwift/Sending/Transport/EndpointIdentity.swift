@@ -13,14 +13,14 @@ public struct EndpointIdentity: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The HTTP method.
-    public let method: HttpMethod
+    public let method: HTTPMethod
     /// The path template as declared, for example `/api/v1/schedule/{schedule_id}`; empty when a `@Url` field gives
     /// the path.
     public let template: String
     private let labels: EndpointLabels
 
     /// Creates an identity; the library makes these for you, tests and custom transports may need their own.
-    public init(domain: String, name: String, method: HttpMethod, template: String) {
+    public init(domain: String, name: String, method: HTTPMethod, template: String) {
         self.method = method
         self.template = template
         self.labels = EndpointLabels(resolved: (domain, name))
@@ -29,7 +29,7 @@ public struct EndpointIdentity: Sendable, Hashable, CustomStringConvertible {
     /// An identity whose domain and property names are worked out the first time someone reads them: printing
     /// type names and key paths costs about 0.2 ms each, which an endpoint's first call should not pay when no
     /// error or log line ever shows them.
-    init(method: HttpMethod, template: String, labels resolve: @escaping @Sendable () -> (domain: String, name: String)) {
+    init(method: HTTPMethod, template: String, labels resolve: @escaping @Sendable () -> (domain: String, name: String)) {
         self.method = method
         self.template = template
         self.labels = EndpointLabels(resolve: resolve)

@@ -5,18 +5,18 @@ public struct HttpOperationResult: Sendable {
     /// The HTTP status code.
     public var statusCode: Int
     /// The response headers, every field in the order received; look one up with ``header(_:)``.
-    public var headers: HttpHeaderFields
+    public var headers: HTTPHeaderFields
     /// The response body in memory; empty when it went to ``downloadedFileURL`` or comes in ``bodyStream``.
     public var body: Data
     /// The file holding a 2xx body when the request asked for ``ResponseDestination/file``.
     public var downloadedFileURL: URL?
     /// The body of a 2xx response to a request that asked for ``ResponseDestination/stream``, to be read while it
     /// arrives; `nil` when the body is in ``body``.
-    public var bodyStream: HttpBodyStream?
+    public var bodyStream: HTTPBodyStream?
     /// The URL this response came from. Transports set it to the URL they requested; RetroSwift resolves a
     /// relative `Location` against it, and after redirects it is the final URL. `nil` when unknown.
     public var url: URL?
-    /// Where the response came from: the network, unless the domain's ``HttpCache`` answered the call.
+    /// Where the response came from: the network, unless the domain's ``HTTPCache`` answered the call.
     public internal(set) var source: ResponseSource = .network
 
     /// Creates a result; transports and test fakes call this.
@@ -29,8 +29,8 @@ public struct HttpOperationResult: Sendable {
     ///   - bodyStream: The 2xx body still arriving, for ``ResponseDestination/stream``.
     ///   - url: The URL the response came from.
     public init(
-        statusCode: Int, headers: HttpHeaderFields = [:], body: Data = Data(), downloadedFileURL: URL? = nil,
-        bodyStream: HttpBodyStream? = nil, url: URL? = nil
+        statusCode: Int, headers: HTTPHeaderFields = [:], body: Data = Data(), downloadedFileURL: URL? = nil,
+        bodyStream: HTTPBodyStream? = nil, url: URL? = nil
     ) {
         self.bodyStream = bodyStream
         self.statusCode = statusCode
@@ -46,7 +46,7 @@ public struct HttpOperationResult: Sendable {
     }
 
     /// The value of a header, compared case-insensitively, repeated fields combined with `, ` (the first cookie for
-    /// `Set-Cookie`); ``HttpHeaderFields/values(for:)`` has each field.
+    /// `Set-Cookie`); ``HTTPHeaderFields/values(for:)`` has each field.
     ///
     /// - Parameter name: A field name in any case.
     /// - Returns: The value, or `nil` when the field is absent.

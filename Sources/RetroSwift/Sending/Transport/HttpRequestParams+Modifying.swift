@@ -9,7 +9,7 @@ extension HttpRequestParams {
             throw RequestError(.invalidValue, endpoint: endpoint, field: name, reason: problem)
         }
         var copy = removingHeader(name)
-        copy.headers.append(HttpHeader(name: name, value: value))
+        copy.headers.append(HTTPHeader(name: name, value: value))
         return copy
     }
 
@@ -54,7 +54,7 @@ extension HttpRequestParams {
             + PercentEncoding.encode(value, allowing: PercentEncoding.queryComponent)
         var copy = self
         copy.replaceQuery(with: encodedQuery.map { $0 + "&" + pair } ?? pair)
-        copy.queryItems.append(HttpQueryItem(name: name, value: value))
+        copy.queryItems.append(HTTPQueryItem(name: name, value: value))
         return copy
     }
 

@@ -10,17 +10,17 @@ import Foundation
 /// within ``timeout``, and has no encoding or merging decisions left to get wrong.
 public struct HttpRequestParams: Sendable {
     /// The HTTP method.
-    public internal(set) var method: HttpMethod
+    public internal(set) var method: HTTPMethod
     /// The percent-encoded path, starting with `/`, relative to the transport's base URL.
     public internal(set) var encodedPath: String
     /// The percent-encoded query without the leading `?`, or `nil` when there is none.
     public internal(set) var encodedQuery: String?
     /// The query parameters in wire order, decoded (static ones from the template first).
-    public internal(set) var queryItems: [HttpQueryItem]
+    public internal(set) var queryItems: [HTTPQueryItem]
     /// The request's own headers in declaration order; shared headers are merged by ``headerFields(sharedHeaders:)``.
-    public internal(set) var headers: [HttpHeader]
+    public internal(set) var headers: [HTTPHeader]
     /// The body, or `nil` when the request has none.
-    public internal(set) var body: HttpRequestBody?
+    public internal(set) var body: HTTPRequestBody?
     /// The timeout for this call in seconds (endpoint's, else domain's), or `nil` for the transport's default: positive,
     /// or `.infinity` for none (cap it before converting it to an integer).
     public let timeout: TimeInterval?
@@ -56,7 +56,7 @@ public struct HttpRequestParams: Sendable {
     /// chain that fails ``ServerTrust/acceptsPins(of:)``. RetroSwift hands a transport only what its
     /// ``HttpTransport/serverTrustSupport`` says it enforces.
     public internal(set) var serverTrust: ServerTrust?
-    /// Whether RetroSwift's ``HttpCache`` handles this call's caching: its domain has a ``Domain/httpCache``. A transport
+    /// Whether RetroSwift's ``HTTPCache`` handles this call's caching: its domain has a ``Domain/httpCache``. A transport
     /// with a cache of its own (URLSession's `URLCache`) leaves such a call out of it, neither answering from it nor
     /// storing the response, so that nothing is cached twice or answered by rules RetroSwift does not know.
     public var isCachedByRetroSwift: Bool { caching != nil }
@@ -65,22 +65,22 @@ public struct HttpRequestParams: Sendable {
     /// Where a `@Url` field's full URL stands; `nil` for every other request, so they copy one empty pointer.
     var dynamicURLState: DynamicURLState?
     /// The base URL of the domain that built this request (``Domain/baseURL``) as it was when the call started, or
-    /// `nil` when the domain leaves it to the transport. ``HttpTransportConfigurationStore/configuration(for:)``
+    /// `nil` when the domain leaves it to the transport. ``HTTPTransportConfigurationStore/configuration(for:)``
     /// prefers it to the transport's own.
     public var domainBaseURL: URL? { domainTarget?.baseURL }
     /// The shared headers of the domain that built this request (``Domain/sharedHeaders``) as they were when the call
-    /// started; ``HttpTransportConfigurationStore/configuration(for:)`` adds them to the transport's.
+    /// started; ``HTTPTransportConfigurationStore/configuration(for:)`` adds them to the transport's.
     public var domainSharedHeaders: [String: String] { domainTarget?.sharedHeaders ?? [:] }
     /// Both of the above in one reference, `nil` for most domains.
     let domainTarget: DomainTarget?
     /// The base URL and shared headers RetroSwift resolved for this call when it started (the domain's own, else the
-    /// ones its ``ConfigurableHttpTransport`` keeps), from which ``url`` and ``headerFields`` are made; `nil` only
+    /// ones its ``ConfigurableHTTPTransport`` keeps), from which ``url`` and ``headerFields`` are made; `nil` only
     /// when neither told RetroSwift: a transport that keeps its base URL to itself.
-    var target: HttpTransportConfiguration?
+    var target: HTTPTransportConfiguration?
 
     init(
-        method: HttpMethod, encodedPath: String, encodedQuery: String?, queryItems: [HttpQueryItem],
-        headers: [HttpHeader], body: HttpRequestBody?, timeout: TimeInterval?,
+        method: HTTPMethod, encodedPath: String, encodedQuery: String?, queryItems: [HTTPQueryItem],
+        headers: [HTTPHeader], body: HTTPRequestBody?, timeout: TimeInterval?,
         responseDestination: ResponseDestination, endpoint: EndpointIdentity, domainTarget: DomainTarget? = nil,
         responseLimits: ResponseLimits = .default
     ) {
@@ -100,7 +100,7 @@ public struct HttpRequestParams: Sendable {
     /// The absolute URL to send the request to, resolved by RetroSwift: the base URL's scheme, host, port and path
     /// followed by ``encodedPath`` and ``encodedQuery``, or the full URL of a `@Url` field or of a redirect.
     ///
-    /// Only for a transport that keeps its base URL to itself (one that is not a ``ConfigurableHttpTransport``), sending
+    /// Only for a transport that keeps its base URL to itself (one that is not a ``ConfigurableHTTPTransport``), sending
     /// for a domain without a ``Domain/baseURL``, does RetroSwift not know the base URL: then this is the path and
     /// query alone, and such a transport joins them with its base URL through ``url(relativeTo:)``.
     public var url: URL {
@@ -125,7 +125,7 @@ public struct HttpRequestParams: Sendable {
     ///
     /// A transport adds nothing to these but what its HTTP implementation must (`Host`, `Content-Length`,
     /// `Transfer-Encoding`, `Accept-Encoding` for the decompression it does).
-    public var headerFields: [HttpHeader] {
+    public var headerFields: [HTTPHeader] {
         headerFields(sharedHeaders: target?.sharedHeaders)
     }
 
@@ -137,7 +137,7 @@ public struct HttpRequestParams: Sendable {
 
     /// The full URL for a transport that keeps its own base URL: its scheme, host, port and path, followed by
     /// ``encodedPath`` and ``encodedQuery``; or ``absoluteURL`` when there is one. A transport that conforms to
-    /// ``ConfigurableHttpTransport`` reads ``url`` instead, which RetroSwift has already resolved.
+    /// ``ConfigurableHTTPTransport`` reads ``url`` instead, which RetroSwift has already resolved.
     ///
     /// Any query or fragment of `baseURL` is dropped.
     ///
@@ -168,10 +168,10 @@ public struct HttpRequestParams: Sendable {
         if let absoluteURL { return absoluteURL.absoluteString }
         // The base URL RetroSwift resolved for this call has its prefix made already.
         if let target, target.baseURL == baseURL { return joined(to: target.urlPrefix) }
-        return joined(to: HttpTransportConfiguration.urlPrefix(of: baseURL))
+        return joined(to: HTTPTransportConfiguration.urlPrefix(of: baseURL))
     }
 
-    /// `prefix` (a base URL's `HttpTransportConfiguration.urlPrefix`) followed by the path and query.
+    /// `prefix` (a base URL's `HTTPTransportConfiguration.urlPrefix`) followed by the path and query.
     private func joined(to prefix: String) -> String {
         var url = prefix
         url.reserveCapacity(prefix.utf8.count + encodedPath.utf8.count + (encodedQuery?.utf8.count ?? -1) + 1)
@@ -186,25 +186,25 @@ public struct HttpRequestParams: Sendable {
     /// The headers to send for a transport that keeps its own shared headers: `sharedHeaders` (less
     /// ``withheldSharedHeaders``, or none at all when ``withholdsSharedHeaders``), overridden by the request's own
     /// headers (names compare case-insensitively), then `Content-Type` from the body unless the request sets one. A
-    /// transport that conforms to ``ConfigurableHttpTransport`` reads ``headerFields`` instead, which holds the shared
+    /// transport that conforms to ``ConfigurableHTTPTransport`` reads ``headerFields`` instead, which holds the shared
     /// headers RetroSwift resolved.
     ///
     /// - Parameter sharedHeaders: The transport's headers for every request.
     /// - Returns: The header fields in the order to send them.
-    public func headerFields(sharedHeaders: [String: String]?) -> [HttpHeader] {
-        var fields: [HttpHeader] = []
+    public func headerFields(sharedHeaders: [String: String]?) -> [HTTPHeader] {
+        var fields: [HTTPHeader] = []
         fields.reserveCapacity((sharedHeaders?.count ?? 0) + headers.count + 1)
         if let sharedHeaders, !sharedHeaders.isEmpty, !withholdsSharedHeaders {
             // One shared header (the usual case) needs no sorted copy of the dictionary.
             let shared = sharedHeaders.count == 1 ? [sharedHeaders.first!] : sharedHeaders.sorted { $0.key < $1.key }
             for (name, value) in shared where !headers.contains(where: { HeaderName.matches($0.name, name) }) {
                 if !withheldSharedHeaders.isEmpty, withheldSharedHeaders.contains(HeaderName.key(name)) { continue }
-                fields.append(HttpHeader(name: name, value: value))
+                fields.append(HTTPHeader(name: name, value: value))
             }
         }
         fields.append(contentsOf: headers)
         if let body, !fields.contains(where: { HeaderName.matches($0.name, "Content-Type") }) {
-            fields.append(HttpHeader(name: "Content-Type", value: body.contentType))
+            fields.append(HTTPHeader(name: "Content-Type", value: body.contentType))
         }
         return fields
     }

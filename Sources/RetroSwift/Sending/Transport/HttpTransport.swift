@@ -3,7 +3,7 @@ import Foundation
 /// The network layer RetroSwift sends requests through.
 ///
 /// `RetroSwiftURLSession` ships a URLSession-based transport; `RetroSwiftTesting` ships a recording fake.
-/// A custom transport conforms to ``ConfigurableHttpTransport`` for its configuration. RetroSwift resolves each request
+/// A custom transport conforms to ``ConfigurableHTTPTransport`` for its configuration. RetroSwift resolves each request
 /// completely before the transport sees it and follows redirects itself (see ``RedirectPolicy``); its promises about
 /// credentials and other origins hold only if the transport:
 /// - sends ``HttpRequestParams/url`` and ``HttpRequestParams/headerFields`` as they are, adding no credentials of its

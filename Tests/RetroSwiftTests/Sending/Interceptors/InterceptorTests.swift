@@ -16,7 +16,7 @@ struct InterceptorTests {
 
     private final class Api: Domain, @unchecked Sendable {
         @Get("/profile") var profile: (ProfileRequest) async throws -> Profile
-        @Get("/profile") var profileWithMetadata: (ProfileRequest) async throws -> HttpResponse<Profile>
+        @Get("/profile") var profileWithMetadata: (ProfileRequest) async throws -> HTTPResponse<Profile>
         @Post("/profile") var update: () async throws -> Empty
         @Put("/profile") var replace: () async throws -> Empty
     }
@@ -82,7 +82,7 @@ struct InterceptorTests {
         #expect(transport.requests.isEmpty)
     }
 
-    @Test("HttpResponse gives the decoded body with status and headers")
+    @Test("HTTPResponse gives the decoded body with status and headers")
     func metadata() async throws {
         // Given
         let api = Api(transport: RecordingTransport { _ in .json(#"{"name":"Ann"}"#, status: 203, headers: ["ETag": "v1"]) })
@@ -202,7 +202,7 @@ struct BearerAuthTests {
         api.interceptors = [BearerAuthInterceptor(store: store)]
 
         // When
-        let error = await #expect(throws: HttpError.self) { _ = try await api.item(ItemRequest(id: 1)) }
+        let error = await #expect(throws: HTTPError.self) { _ = try await api.item(ItemRequest(id: 1)) }
 
         // Then
         #expect(error?.statusCode == 401)
@@ -288,7 +288,7 @@ struct RetryTests {
         api.interceptors = [Self.policy(sleeps: Protected([]))]
 
         // When
-        let error = await #expect(throws: HttpError.self) { _ = try await api.flaky() }
+        let error = await #expect(throws: HTTPError.self) { _ = try await api.flaky() }
 
         // Then
         #expect(error?.statusCode == 503)
@@ -306,7 +306,7 @@ struct RetryTests {
         retryingApi.interceptors = [Self.policy(sleeps: Protected([]), retriesPost: true)]
 
         // When
-        await #expect(throws: HttpError.self) { _ = try await api.create() }
+        await #expect(throws: HTTPError.self) { _ = try await api.create() }
         _ = try await retryingApi.create()
 
         // Then
@@ -338,7 +338,7 @@ struct RetryTests {
         api.interceptors = [Self.policy(sleeps: Protected([]))]
 
         // When
-        let error = await #expect(throws: HttpError.self) { _ = try await api.flaky() }
+        let error = await #expect(throws: HTTPError.self) { _ = try await api.flaky() }
 
         // Then
         #expect(error?.statusCode == 503)
@@ -380,7 +380,7 @@ struct LoggingTests {
     @Test("log entries carry method, target, status and duration, and no secret")
     func redacts() async throws {
         // Given
-        let entries = Protected<[HttpLogEntry]>([])
+        let entries = Protected<[HTTPLogEntry]>([])
         let transport = RecordingTransport { _ in
             HttpOperationResult(statusCode: 204, headers: ["Set-Cookie": "session=s3cr3t", "X-Trace": "t"])
         }
@@ -418,7 +418,7 @@ struct LoggingTests {
     @Test("the logging interceptor redacts secret query values in its target")
     func interceptorRedactsQuery() async throws {
         // Given
-        let entries = Protected<[HttpLogEntry]>([])
+        let entries = Protected<[HTTPLogEntry]>([])
         let api = Api(transport: RecordingTransport())
         api.interceptors = [LoggingInterceptor(redactingQuery: ["user"]) { entry in entries.mutate { $0.append(entry) } }]
 

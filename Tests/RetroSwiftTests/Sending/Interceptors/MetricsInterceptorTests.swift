@@ -66,7 +66,7 @@
                 ])
 
             // When
-            await #expect(throws: HttpError.self) { try await api.save(NoteRequest()) }
+            await #expect(throws: HTTPError.self) { try await api.save(NoteRequest()) }
 
             // Then
             let unavailable = Self.base + [("http.response.status_code", "503"), ("error.type", "503")]

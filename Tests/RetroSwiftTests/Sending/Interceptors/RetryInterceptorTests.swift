@@ -16,7 +16,7 @@ struct RetryInterceptorTests {
     }
 
     /// Answers `status` every time (or throws `error`), recording requests.
-    private static func failing(status: Int = 503, headers: HttpHeaderFields = [:], error: (any Error & Sendable)? = nil)
+    private static func failing(status: Int = 503, headers: HTTPHeaderFields = [:], error: (any Error & Sendable)? = nil)
         -> RecordingTransport
     {
         RecordingTransport { _ in
@@ -45,7 +45,7 @@ struct RetryInterceptorTests {
         let transport = Self.failing()
 
         // When
-        await #expect(throws: HttpError.self) { _ = try await Self.api(transport, policy).get() }
+        await #expect(throws: HTTPError.self) { _ = try await Self.api(transport, policy).get() }
 
         // Then
         #expect(bounds.value == [1, 2, 4, 5, 5])
@@ -65,7 +65,7 @@ struct RetryInterceptorTests {
         let transport = Self.failing(headers: ["Retry-After": value])
 
         // When
-        await #expect(throws: HttpError.self) { _ = try await Self.api(transport, policy).get() }
+        await #expect(throws: HTTPError.self) { _ = try await Self.api(transport, policy).get() }
 
         // Then: an unreadable value waits the backoff; a delay past maxDelay is not waited for at all
         let tooLong = value.utf8.allSatisfy { $0 == UInt8(ascii: "9") }
@@ -82,7 +82,7 @@ struct RetryInterceptorTests {
 
         // When
         for _ in 0..<400 {
-            await #expect(throws: HttpError.self) { _ = try await api.get() }
+            await #expect(throws: HTTPError.self) { _ = try await api.get() }
         }
 
         // Then: all within [0, 1], spread over it (a constant, or always the bound, fails)
@@ -104,7 +104,7 @@ struct RetryInterceptorTests {
             jitter: { $0 > 1 ? -3 : 100 })
 
         // When
-        await #expect(throws: HttpError.self) { _ = try await Self.api(Self.failing(), policy).get() }
+        await #expect(throws: HTTPError.self) { _ = try await Self.api(Self.failing(), policy).get() }
 
         // Then
         #expect(sleeps.value == [1, 0])
@@ -128,7 +128,7 @@ struct RetryInterceptorTests {
         let transport = Self.failing(status: 429, headers: ["Retry-After": value])
 
         // When
-        await #expect(throws: HttpError.self) { _ = try await Self.api(transport, policy).get() }
+        await #expect(throws: HTTPError.self) { _ = try await Self.api(transport, policy).get() }
 
         // Then
         #expect(sleeps.value == [wait])
@@ -143,7 +143,7 @@ struct RetryInterceptorTests {
             jitter: { _ in 0.123 }, now: { Self.now })
 
         // When
-        await #expect(throws: HttpError.self) {
+        await #expect(throws: HTTPError.self) {
             _ = try await Self.api(Self.failing(status: 503, headers: ["Retry-After": value]), policy).get()
         }
 
@@ -162,14 +162,14 @@ struct RetryInterceptorTests {
         let policy = RetryInterceptor(maxAttempts: 3, sleep: { _ in })
 
         // When
-        await #expect(throws: HttpError.self) { _ = try await Self.api(transport, policy).get() }
+        await #expect(throws: HTTPError.self) { _ = try await Self.api(transport, policy).get() }
 
         // Then
         #expect(transport.requests.count == (retried ? 3 : 1))
     }
 
-    @Test("GET, HEAD, OPTIONS, PUT and DELETE are retried; POST and PATCH only when opted in", arguments: HttpMethod.allCases)
-    func methods(method: HttpMethod) async throws {
+    @Test("GET, HEAD, OPTIONS, PUT and DELETE are retried; POST and PATCH only when opted in", arguments: HTTPMethod.allCases)
+    func methods(method: HTTPMethod) async throws {
         // Given
         let plain = Self.failing()
         let optedIn = Self.failing()
@@ -186,8 +186,8 @@ struct RetryInterceptorTests {
             }
 
         // When
-        await #expect(throws: HttpError.self) { _ = try await call(Self.api(plain, RetryInterceptor(maxAttempts: 2, sleep: { _ in }))) }
-        await #expect(throws: HttpError.self) {
+        await #expect(throws: HTTPError.self) { _ = try await call(Self.api(plain, RetryInterceptor(maxAttempts: 2, sleep: { _ in }))) }
+        await #expect(throws: HTTPError.self) {
             _ = try await call(Self.api(optedIn, RetryInterceptor(maxAttempts: 2, retriesNonIdempotent: true, sleep: { _ in })))
         }
 

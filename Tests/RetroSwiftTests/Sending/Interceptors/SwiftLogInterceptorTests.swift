@@ -83,7 +83,7 @@
             api.interceptors = [SwiftLogInterceptor(logger: Self.logger(records))]
 
             // When
-            await #expect(throws: HttpError.self) { _ = try await api.search(SearchRequest()) }
+            await #expect(throws: HTTPError.self) { _ = try await api.search(SearchRequest()) }
             failing.mutate { $0 = true }
             await #expect(throws: TransportError.self) { _ = try await api.search(SearchRequest()) }
 

@@ -62,7 +62,7 @@
             api.interceptors = [RetryInterceptor(maxAttempts: 3, sleep: { _ in }), TracingInterceptor(tracer: tracer)]
 
             // When
-            let error = await #expect(throws: HttpError.self) { _ = try await api.item(ItemRequest()) }
+            let error = await #expect(throws: HTTPError.self) { _ = try await api.item(ItemRequest()) }
 
             // Then
             #expect(error?.statusCode == 404)

@@ -4,13 +4,13 @@ import RetroSwiftTesting
 import Testing
 
 @Suite("Response header fields")
-struct HttpHeaderFieldsTests {
+struct HTTPHeaderFieldsTests {
     @Test("the subscript combines repeated fields in order with ', ' under any case of the name; values(for:) keeps each")
     func combinesRepeats() {
         // Given
-        let headers = HttpHeaderFields([
-            HttpHeader(name: "X-Foo", value: "a"), HttpHeader(name: "Content-Type", value: "text/plain"),
-            HttpHeader(name: "x-foo", value: "b"), HttpHeader(name: "X-FOO", value: ""),
+        let headers = HTTPHeaderFields([
+            HTTPHeader(name: "X-Foo", value: "a"), HTTPHeader(name: "Content-Type", value: "text/plain"),
+            HTTPHeader(name: "x-foo", value: "b"), HTTPHeader(name: "X-FOO", value: ""),
         ])
 
         // When / Then
@@ -23,7 +23,7 @@ struct HttpHeaderFieldsTests {
     @Test("Set-Cookie is never combined: the subscript gives the first cookie, values(for:) each one")
     func setCookieIsNeverCombined() {
         // Given: an Expires date holds a comma, so joined cookies could not be told apart again
-        let headers: HttpHeaderFields = [
+        let headers: HTTPHeaderFields = [
             "Set-Cookie": "id=1; Expires=Wed, 21 Oct 2015 07:28:00 GMT", "set-cookie": "theme=dark",
         ]
 

@@ -3,10 +3,10 @@ import RetroSwift
 import RetroSwiftTesting
 import Testing
 
-/// The rules of RFC 9111 as ``HttpCache`` applies them, against a scripted transport and a clock the test moves.
+/// The rules of RFC 9111 as ``HTTPCache`` applies them, against a scripted transport and a clock the test moves.
 /// The same rules against real servers, on every transport, are in `CacheEndToEndTests`.
-@Suite("HttpCache follows RFC 9111")
-struct HttpCacheTests {
+@Suite("HTTPCache follows RFC 9111")
+struct HTTPCacheTests {
     struct Note: Codable, Equatable {
         var text: String
     }
@@ -23,14 +23,14 @@ struct HttpCacheTests {
 
     // @unchecked Sendable: endpoint wrappers only, set up in init and never reassigned.
     final class Api: Domain, @unchecked Sendable {
-        @Get("/notes") var notes: () async throws -> HttpResponse<Note>
-        @Get("/notes") var lookup: (Lookup) async throws -> HttpResponse<Note>
-        @Get("/notes", cache: .revalidate) var revalidated: () async throws -> HttpResponse<Note>
-        @Get("/notes", cache: .disabled) var uncached: () async throws -> HttpResponse<Note>
-        @Get("/other") var other: () async throws -> HttpResponse<Note>
-        @Post("/notes") var create: (Edit) async throws -> HttpResponse<Empty>
-        @Delete("/notes") var delete: () async throws -> HttpResponse<Empty>
-        @Get("/notes/{n}") var numbered: (Numbered) async throws -> HttpResponse<Note>
+        @Get("/notes") var notes: () async throws -> HTTPResponse<Note>
+        @Get("/notes") var lookup: (Lookup) async throws -> HTTPResponse<Note>
+        @Get("/notes", cache: .revalidate) var revalidated: () async throws -> HTTPResponse<Note>
+        @Get("/notes", cache: .disabled) var uncached: () async throws -> HTTPResponse<Note>
+        @Get("/other") var other: () async throws -> HTTPResponse<Note>
+        @Post("/notes") var create: (Edit) async throws -> HTTPResponse<Empty>
+        @Delete("/notes") var delete: () async throws -> HTTPResponse<Empty>
+        @Get("/notes/{n}") var numbered: (Numbered) async throws -> HTTPResponse<Note>
     }
 
     struct Numbered {
@@ -47,8 +47,8 @@ struct HttpCacheTests {
     /// A transport answering each request with the next of `answers` (the last one repeats), a cache on the clock,
     /// and the domain using both.
     static func setUp(
-        _ answers: [HttpOperationResult], cache: (Clock) -> HttpCache = { clock in HttpCache(now: { clock.now }) }
-    ) -> (Api, RecordingTransport, Clock, HttpCache) {
+        _ answers: [HttpOperationResult], cache: (Clock) -> HTTPCache = { clock in HTTPCache(now: { clock.now }) }
+    ) -> (Api, RecordingTransport, Clock, HTTPCache) {
         let remaining = Protected(answers)
         let transport = RecordingTransport { _ in
             remaining.mutate { $0.count > 1 ? $0.removeFirst() : $0[0] }
@@ -66,7 +66,7 @@ struct HttpCacheTests {
     }
 
     static func notModified(_ headers: [String: String] = [:]) -> HttpOperationResult {
-        HttpOperationResult(statusCode: 304, headers: HttpHeaderFields(headers))
+        HttpOperationResult(statusCode: 304, headers: HTTPHeaderFields(headers))
     }
 
     @Test("a fresh response answers without the network, with its Age; once stale without a validator, it is fetched again")
@@ -168,7 +168,7 @@ struct HttpCacheTests {
             [
                 Self.note("expires", ["Date": date, "Expires": expires]), Self.note("aged", ["Cache-Control": "max-age=100", "Age": "90"]),
                 Self.note("invalid", ["Expires": "0"]),
-            ], cache: { _ in HttpCache(now: { clock.now }) })
+            ], cache: { _ in HTTPCache(now: { clock.now }) })
 
         // When
         _ = try await api.notes()
@@ -263,7 +263,7 @@ struct HttpCacheTests {
         _ = try await api.other()
 
         // When: a failed POST, then a successful one
-        await #expect(throws: HttpError.self) { try await api.create(Edit()) }
+        await #expect(throws: HTTPError.self) { try await api.create(Edit()) }
         let afterFailure = cache.count
         _ = try await api.create(Edit())
 
@@ -309,7 +309,7 @@ struct HttpCacheTests {
         let (api, transport, _, _) = Self.setUp([Self.note("stored", ["Cache-Control": "max-age=60"])])
 
         // When
-        let error = await #expect(throws: HttpError.self) { try await api.lookup(Lookup(cacheControl: "only-if-cached")) }
+        let error = await #expect(throws: HTTPError.self) { try await api.lookup(Lookup(cacheControl: "only-if-cached")) }
         _ = try await api.notes()
         let stored = try await api.lookup(Lookup(cacheControl: "only-if-cached"))
 
@@ -363,7 +363,7 @@ struct HttpCacheTests {
         // Given: room for about two entries of 1 KB
         let big = String(repeating: "x", count: 1_000)
         let (api, transport, _, cache) = Self.setUp(
-            [Self.note(big, ["Cache-Control": "max-age=60"])], cache: { clock in HttpCache(maxBytes: 3_000, now: { clock.now }) })
+            [Self.note(big, ["Cache-Control": "max-age=60"])], cache: { clock in HTTPCache(maxBytes: 3_000, now: { clock.now }) })
 
         // When: 1 and 2 are stored, 1 is used again, 3 arrives
         _ = try await api.numbered(Numbered(n: 1))
@@ -386,7 +386,7 @@ struct HttpCacheTests {
             [
                 Self.note("stale", ["Cache-Control": "max-age=10, stale-while-revalidate=30", "ETag": "\"1\""]),
                 Self.notModified(["Cache-Control": "max-age=10, stale-while-revalidate=30"]),
-            ], cache: { clock in HttpCache(servesStaleWhileRevalidating: true, now: { clock.now }) })
+            ], cache: { clock in HTTPCache(servesStaleWhileRevalidating: true, now: { clock.now }) })
         _ = try await api.notes()
         clock.advance(20)
 
@@ -413,7 +413,7 @@ struct HttpCacheTests {
             let answer = Self.note(
                 "doc", ["Date": Self.httpDate(clock.now), "Last-Modified": Self.httpDate(clock.now.addingTimeInterval(-1_000))])
             let (api, transport, _, _) = Self.setUp(
-                [answer, answer], cache: { _ in HttpCache(usesHeuristicFreshness: heuristic, now: { clock.now }) })
+                [answer, answer], cache: { _ in HTTPCache(usesHeuristicFreshness: heuristic, now: { clock.now }) })
 
             // When
             _ = try await api.notes()
@@ -440,11 +440,11 @@ struct HttpCacheTests {
         }
         let api = Api(transport: transport)
         api.baseURL = URL(string: "http://127.0.0.1:8080/v1")!
-        let cache = HttpCache()
+        let cache = HTTPCache()
         api.httpCache = cache
 
         // When
-        let answers = try await withThrowingTaskGroup(of: HttpResponse<Note>.self) { group in
+        let answers = try await withThrowingTaskGroup(of: HTTPResponse<Note>.self) { group in
             for _ in 0..<200 { group.addTask { try await api.notes() } }
             return try await group.reduce(into: []) { $0.append($1) }
         }

@@ -1,11 +1,11 @@
 import Foundation
 
 /// The server answered with a status outside 2xx (and the response type did not take it, as `Either` does).
-public struct HttpError: Error, Sendable, CustomStringConvertible, LocalizedError {
+public struct HTTPError: Error, Sendable, CustomStringConvertible, LocalizedError {
     /// The HTTP status code.
     public let statusCode: Int
     /// The response headers, every field in the order received.
-    public let headers: HttpHeaderFields
+    public let headers: HTTPHeaderFields
     /// The response body.
     public let body: Data
     /// The endpoint that was called.

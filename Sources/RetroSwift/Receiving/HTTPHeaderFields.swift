@@ -10,14 +10,14 @@
 /// ```swift
 /// let cookies = response.headers.values(for: "Set-Cookie")
 /// ```
-public struct HttpHeaderFields: Sendable, Hashable, RandomAccessCollection, ExpressibleByDictionaryLiteral, CustomStringConvertible {
+public struct HTTPHeaderFields: Sendable, Hashable, RandomAccessCollection, ExpressibleByDictionaryLiteral, CustomStringConvertible {
     /// The fields in the order received.
-    public private(set) var fields: [HttpHeader]
+    public private(set) var fields: [HTTPHeader]
 
     /// Creates header fields from `fields`, kept in that order.
     ///
     /// - Parameter fields: The fields.
-    public init(_ fields: [HttpHeader] = []) {
+    public init(_ fields: [HTTPHeader] = []) {
         self.fields = fields
     }
 
@@ -25,14 +25,14 @@ public struct HttpHeaderFields: Sendable, Hashable, RandomAccessCollection, Expr
     ///
     /// - Parameter dictionary: One value per name.
     public init(_ dictionary: [String: String]) {
-        self.fields = dictionary.sorted { $0.key < $1.key }.map { HttpHeader(name: $0.key, value: $0.value) }
+        self.fields = dictionary.sorted { $0.key < $1.key }.map { HTTPHeader(name: $0.key, value: $0.value) }
     }
 
     /// Creates header fields from a literal such as `["Content-Type": "application/json"]`, in the order written.
     ///
     /// - Parameter elements: The names and values.
     public init(dictionaryLiteral elements: (String, String)...) {
-        self.fields = elements.map { HttpHeader(name: $0.0, value: $0.1) }
+        self.fields = elements.map { HTTPHeader(name: $0.0, value: $0.1) }
     }
 
     /// The value of the field `name`, compared case-insensitively: every value it has, in order, combined with `, `
@@ -68,7 +68,7 @@ public struct HttpHeaderFields: Sendable, Hashable, RandomAccessCollection, Expr
     ///   - name: The field name.
     ///   - value: The field value.
     public mutating func append(name: String, value: String) {
-        fields.append(HttpHeader(name: name, value: value))
+        fields.append(HTTPHeader(name: name, value: value))
     }
 
     /// The position of the first field.
@@ -80,7 +80,7 @@ public struct HttpHeaderFields: Sendable, Hashable, RandomAccessCollection, Expr
     ///
     /// - Parameter position: A valid index.
     /// - Returns: The field.
-    public subscript(position: Int) -> HttpHeader {
+    public subscript(position: Int) -> HTTPHeader {
         fields[position]
     }
 

@@ -1,17 +1,17 @@
 import Foundation
 
 /// A decoded body together with the response's status code and headers: declare
-/// `HttpResponse<User>` wherever `User` would go.
-public struct HttpResponse<Body> {
+/// `HTTPResponse<User>` wherever `User` would go.
+public struct HTTPResponse<Body> {
     /// The decoded body.
     public let body: Body
     /// The HTTP status code.
     public let statusCode: Int
     /// The response headers; use ``header(_:)`` for case-insensitive lookup.
-    public let headers: HttpHeaderFields
+    public let headers: HTTPHeaderFields
     /// The URL the response came from: after redirects, the last one. `nil` when the transport did not say.
     public let url: URL?
-    /// Where the response came from: ``ResponseSource/network`` unless the domain's ``HttpCache`` answered the call.
+    /// Where the response came from: ``ResponseSource/network`` unless the domain's ``HTTPCache`` answered the call.
     public let source: ResponseSource
 
     /// Creates a value, for mocks.
@@ -23,7 +23,7 @@ public struct HttpResponse<Body> {
     ///   - url: The URL the response came from.
     ///   - source: Where the response came from.
     public init(
-        body: Body, statusCode: Int = 200, headers: HttpHeaderFields = [:], url: URL? = nil, source: ResponseSource = .network
+        body: Body, statusCode: Int = 200, headers: HTTPHeaderFields = [:], url: URL? = nil, source: ResponseSource = .network
     ) {
         self.source = source
         self.body = body
@@ -33,7 +33,7 @@ public struct HttpResponse<Body> {
     }
 
     /// The value of a header, compared case-insensitively, repeated fields combined with `, ` (the first cookie for
-    /// `Set-Cookie`); ``HttpHeaderFields/values(for:)`` has each field.
+    /// `Set-Cookie`); ``HTTPHeaderFields/values(for:)`` has each field.
     ///
     /// - Parameter name: A field name in any case.
     /// - Returns: The value, or `nil` when the field is absent.
@@ -42,10 +42,10 @@ public struct HttpResponse<Body> {
     }
 }
 
-extension HttpResponse: Sendable where Body: Sendable {}
-extension HttpResponse: Equatable where Body: Equatable {}
+extension HTTPResponse: Sendable where Body: Sendable {}
+extension HTTPResponse: Equatable where Body: Equatable {}
 
-extension HttpResponse: HttpResponseDecodable {
+extension HTTPResponse: HTTPResponseDecodable {
     /// `true`: it decides itself which statuses it takes (see ``decode(from:context:)``).
     public static var decodesErrorStatuses: Bool {
         true
@@ -55,21 +55,21 @@ extension HttpResponse: HttpResponseDecodable {
     ///
     /// Takes 2xx responses, and also a `3xx` that was not followed (``RedirectPolicy/never``, a `304`) when `Body`
     /// reads raw responses (`Empty`, `Data`, `String`, an optional), so its `Location` can be read. Other statuses
-    /// throw ``HttpError``, unless `Body` takes them itself (`HttpResponse<Either<A, B>>`).
+    /// throw ``HTTPError``, unless `Body` takes them itself (`HTTPResponse<Either<A, B>>`).
     ///
     /// - Parameters:
     ///   - response: The response.
     ///   - context: The decoder and endpoint.
     /// - Returns: The decoded body with the response's metadata.
-    /// - Throws: ``HttpError`` for a status it does not take, ``RequestError`` when the body does not decode.
-    public static func decode(from response: HttpOperationResult, context: ResponseDecodingContext) throws -> HttpResponse {
-        let readsRaw = Body.self is any HttpResponseDecodable.Type && !(Body.self is any UnbufferedResponse.Type)
+    /// - Throws: ``HTTPError`` for a status it does not take, ``RequestError`` when the body does not decode.
+    public static func decode(from response: HttpOperationResult, context: ResponseDecodingContext) throws -> HTTPResponse {
+        let readsRaw = Body.self is any HTTPResponseDecodable.Type && !(Body.self is any UnbufferedResponse.Type)
         let isRedirect = (300..<400).contains(response.statusCode) && readsRaw
-        let bodyTakesErrors = (Body.self as? any HttpResponseDecodable.Type)?.decodesErrorStatuses ?? false
+        let bodyTakesErrors = (Body.self as? any HTTPResponseDecodable.Type)?.decodesErrorStatuses ?? false
         guard response.isSuccess || isRedirect || bodyTakesErrors else {
-            throw HttpError(response: response, endpoint: context.endpoint)
+            throw HTTPError(response: response, endpoint: context.endpoint)
         }
-        return HttpResponse(
+        return HTTPResponse(
             body: try context.decode(Body.self, from: response, acceptingAnyStatus: isRedirect && !bodyTakesErrors),
             statusCode: response.statusCode, headers: response.headers, url: response.url,
             source: response.source
@@ -77,6 +77,6 @@ extension HttpResponse: HttpResponseDecodable {
     }
 }
 
-extension HttpResponse: UnbufferedResponse where Body: UnbufferedResponse {
+extension HTTPResponse: UnbufferedResponse where Body: UnbufferedResponse {
     static var bodyDestination: ResponseDestination { Body.bodyDestination }
 }

@@ -1,5 +1,5 @@
 /// One query parameter as the server will decode it: name and value are not percent-encoded.
-public struct HttpQueryItem: Sendable, Hashable {
+public struct HTTPQueryItem: Sendable, Hashable {
     /// The decoded name.
     public let name: String
     /// The decoded value.

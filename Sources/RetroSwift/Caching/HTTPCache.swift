@@ -5,7 +5,7 @@ import Foundation
 ///
 /// ```swift
 /// let api = SchedulesApi(transport: URLSessionTransport())
-/// api.httpCache = HttpCache(maxBytes: 20 * 1024 * 1024)
+/// api.httpCache = HTTPCache(maxBytes: 20 * 1024 * 1024)
 /// ```
 ///
 /// What it does, for `GET` calls whose body is read into memory:
@@ -33,7 +33,7 @@ import Foundation
 /// (``init(directory:maxBytes:servesStaleWhileRevalidating:usesHeuristicFreshness:now:)``), up to ``maxBytes``
 /// (fields and bodies counted), the least recently used leaving first. One cache may serve any number of domains
 /// and calls at once.
-public final class HttpCache: Sendable {
+public final class HTTPCache: Sendable {
     /// The most bytes the stored responses may take, fields and bodies together.
     public let maxBytes: Int
     /// The directory a disk cache keeps its responses in; `nil` for a cache in memory.

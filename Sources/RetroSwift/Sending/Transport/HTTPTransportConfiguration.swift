@@ -1,7 +1,7 @@
 import Foundation
 
 /// Where a transport sends requests, and the headers it adds to each.
-public struct HttpTransportConfiguration: Sendable, Hashable {
+public struct HTTPTransportConfiguration: Sendable, Hashable {
     /// The base URL: scheme, host, optional port and optional base path.
     public let baseURL: URL
     /// Headers sent with every request; a request's own header of the same name wins.
@@ -45,10 +45,10 @@ public struct HttpTransportConfiguration: Sendable, Hashable {
 
     /// This configuration with `headers` added, replacing shared headers of the same name (compared
     /// case-insensitively).
-    func adding(sharedHeaders headers: [String: String]) -> HttpTransportConfiguration {
+    func adding(sharedHeaders headers: [String: String]) -> HTTPTransportConfiguration {
         guard !headers.isEmpty else { return self }
         let replaced = Set(headers.keys.map(HeaderName.key))
         let kept = sharedHeaders.filter { !replaced.contains(HeaderName.key($0.key)) }
-        return HttpTransportConfiguration(baseURL: baseURL, sharedHeaders: kept.merging(headers) { _, domain in domain })
+        return HTTPTransportConfiguration(baseURL: baseURL, sharedHeaders: kept.merging(headers) { _, domain in domain })
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
 
-extension HttpBodyStream: HttpResponseDecodable, UnbufferedResponse {
+extension HTTPBodyStream: HTTPResponseDecodable, UnbufferedResponse {
     static var bodyDestination: ResponseDestination { .stream }
 
     /// The body of a 2xx response as it arrives; a transport that kept it in memory gives it as one chunk.
@@ -9,8 +9,8 @@ extension HttpBodyStream: HttpResponseDecodable, UnbufferedResponse {
     ///   - response: The response.
     ///   - context: The decoder and endpoint (unused).
     /// - Returns: The stream.
-    public static func decode(from response: HttpOperationResult, context: ResponseDecodingContext) throws -> HttpBodyStream {
-        response.bodyStream ?? HttpBodyStream(response.body)
+    public static func decode(from response: HttpOperationResult, context: ResponseDecodingContext) throws -> HTTPBodyStream {
+        response.bodyStream ?? HTTPBodyStream(response.body)
     }
 }
 

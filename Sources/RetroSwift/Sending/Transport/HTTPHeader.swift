@@ -1,5 +1,5 @@
 /// One HTTP header field as it goes on the wire.
-public struct HttpHeader: Sendable, Hashable {
+public struct HTTPHeader: Sendable, Hashable {
     /// The field name, as declared.
     public let name: String
     /// The field value; never contains CR, LF or NUL.

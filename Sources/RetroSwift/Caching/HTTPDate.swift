@@ -1,7 +1,7 @@
 import Foundation
 
 /// HTTP dates (RFC 9110 §5.6.7): `Date`, `Expires` and `Last-Modified` for the cache, `Retry-After` for retries.
-enum HttpDate {
+enum HTTPDate {
     /// The date `value` spells, in any of the three formats recipients must accept: IMF-fixdate
     /// (`Sun, 06 Nov 1994 08:49:37 GMT`), the obsolete RFC 850 form and asctime; `nil` for anything else.
     ///

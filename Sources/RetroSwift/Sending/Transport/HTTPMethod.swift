@@ -2,7 +2,7 @@
 /// WebDAV's `PROPFIND` or the `QUERY` method, made with ``init(_:allowsBody:isIdempotent:)``.
 ///
 /// Methods are compared by name, which is case-sensitive (RFC 9110 §9.1): `"get"` is not `GET`.
-public struct HttpMethod: RawRepresentable, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+public struct HTTPMethod: RawRepresentable, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     /// The method's name as sent in the request line.
     public let rawValue: String
     /// Whether a request of this method may carry a body. `GET` and `HEAD` may not: many servers ignore or reject
@@ -30,26 +30,26 @@ public struct HttpMethod: RawRepresentable, Sendable, Hashable, CaseIterable, Cu
     ///
     /// - Parameter rawValue: The method's name.
     public init?(rawValue: String) {
-        self = Self.allCases.first { $0.rawValue == rawValue } ?? HttpMethod(rawValue, allowsBody: true)
+        self = Self.allCases.first { $0.rawValue == rawValue } ?? HTTPMethod(rawValue, allowsBody: true)
     }
 
     /// `GET`: read a resource.
-    public static let get = HttpMethod("GET", allowsBody: false, isIdempotent: true)
+    public static let get = HTTPMethod("GET", allowsBody: false, isIdempotent: true)
     /// `POST`: create or act on a resource.
-    public static let post = HttpMethod("POST", allowsBody: true)
+    public static let post = HTTPMethod("POST", allowsBody: true)
     /// `PUT`: replace a resource.
-    public static let put = HttpMethod("PUT", allowsBody: true, isIdempotent: true)
+    public static let put = HTTPMethod("PUT", allowsBody: true, isIdempotent: true)
     /// `PATCH`: change part of a resource.
-    public static let patch = HttpMethod("PATCH", allowsBody: true)
+    public static let patch = HTTPMethod("PATCH", allowsBody: true)
     /// `DELETE`: remove a resource.
-    public static let delete = HttpMethod("DELETE", allowsBody: true, isIdempotent: true)
+    public static let delete = HTTPMethod("DELETE", allowsBody: true, isIdempotent: true)
     /// `HEAD`: like `GET`, without a response body.
-    public static let head = HttpMethod("HEAD", allowsBody: false, isIdempotent: true)
+    public static let head = HTTPMethod("HEAD", allowsBody: false, isIdempotent: true)
     /// `OPTIONS`: ask what the server or a resource allows (and answer a CORS preflight).
-    public static let options = HttpMethod("OPTIONS", allowsBody: true, isIdempotent: true)
+    public static let options = HTTPMethod("OPTIONS", allowsBody: true, isIdempotent: true)
 
     /// The standard methods RetroSwift declares: `GET`, `POST`, `PUT`, `PATCH`, `DELETE`, `HEAD` and `OPTIONS`.
-    public static let allCases: [HttpMethod] = [.get, .post, .put, .patch, .delete, .head, .options]
+    public static let allCases: [HTTPMethod] = [.get, .post, .put, .patch, .delete, .head, .options]
 
     /// The method's name.
     public var description: String { rawValue }
@@ -60,7 +60,7 @@ public struct HttpMethod: RawRepresentable, Sendable, Hashable, CaseIterable, Cu
     ///   - lhs: A method.
     ///   - rhs: Another method.
     /// - Returns: Whether both have the same name.
-    public static func == (lhs: HttpMethod, rhs: HttpMethod) -> Bool {
+    public static func == (lhs: HTTPMethod, rhs: HTTPMethod) -> Bool {
         lhs.rawValue == rhs.rawValue
     }
 

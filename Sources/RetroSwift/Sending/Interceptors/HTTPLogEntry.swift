@@ -1,19 +1,19 @@
 import Foundation
 
 /// One logged call, with secrets already redacted.
-public struct HttpLogEntry: Sendable {
+public struct HTTPLogEntry: Sendable {
     /// The endpoint called.
     public let endpoint: EndpointIdentity
     /// The HTTP method.
-    public let method: HttpMethod
+    public let method: HTTPMethod
     /// The encoded path and query (the base URL is the transport's), secret query values redacted.
     public let target: String
     /// The request's own headers, redacted.
-    public let requestHeaders: [HttpHeader]
+    public let requestHeaders: [HTTPHeader]
     /// The status code, or `nil` when no response arrived.
     public let statusCode: Int?
     /// The response headers, redacted, every field in the order received.
-    public let responseHeaders: HttpHeaderFields
+    public let responseHeaders: HTTPHeaderFields
     /// Time from sending to the response or the failure.
     public let duration: Duration
     /// The failure, when no response arrived.

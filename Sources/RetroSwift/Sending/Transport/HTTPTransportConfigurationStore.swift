@@ -8,10 +8,10 @@ import Foundation
 /// naming both configurations. Configuring the same values again is fine. Domains that carry their own
 /// configuration (``Domain/baseURL``, as ``ApiDomain`` does) never rely on the store, so they can share one
 /// transport safely and switch base URLs while the app runs.
-public final class HttpTransportConfigurationStore: Sendable {
+public final class HTTPTransportConfigurationStore: Sendable {
     private enum State: Sendable {
         case unset
-        case configured(HttpTransportConfiguration)
+        case configured(HTTPTransportConfiguration)
         case invalid(String)
     }
 
@@ -36,17 +36,17 @@ public final class HttpTransportConfigurationStore: Sendable {
             state.withLock { $0 = .invalid("scheme '\(scheme)' and host '\(host)' do not form a valid base URL") }
             return
         }
-        set(HttpTransportConfiguration(baseURL: url, sharedHeaders: sharedHeaders))
+        set(HTTPTransportConfiguration(baseURL: url, sharedHeaders: sharedHeaders))
     }
 
     /// Records a base URL, which may carry a port and a base path.
     public func set(baseURL: URL, sharedHeaders: [String: String]?) {
-        set(HttpTransportConfiguration(baseURL: baseURL, sharedHeaders: sharedHeaders))
+        set(HTTPTransportConfiguration(baseURL: baseURL, sharedHeaders: sharedHeaders))
     }
 
     /// Records a configuration, or a conflict when a different one is already set.
-    public func set(_ configuration: HttpTransportConfiguration) {
-        let problem = HttpTransportConfiguration.problem(
+    public func set(_ configuration: HTTPTransportConfiguration) {
+        let problem = HTTPTransportConfiguration.problem(
             baseURL: configuration.baseURL, sharedHeaders: configuration.sharedHeaders)
         state.withLock { state in
             if let problem {
@@ -81,7 +81,7 @@ public final class HttpTransportConfigurationStore: Sendable {
     /// - Returns: The base URL and shared headers to send it with.
     /// - Throws: ``RequestError`` of kind ``RequestError/Kind/transportNotConfigured`` when neither the domain nor
     ///   this store has a usable base URL, or when two domains stored different configurations here.
-    public func configuration(for params: HttpRequestParams) throws -> HttpTransportConfiguration {
+    public func configuration(for params: HttpRequestParams) throws -> HTTPTransportConfiguration {
         // What RetroSwift resolved when the call started, so a call sees one configuration from start to end.
         if let target = params.target { return target }
         return try resolve(for: params)
@@ -89,7 +89,7 @@ public final class HttpTransportConfigurationStore: Sendable {
 
     /// The configuration for `params` from the domain's target and this store, as the core resolves it when a call
     /// starts (see ``configuration(for:)``).
-    func resolve(for params: HttpRequestParams) throws -> HttpTransportConfiguration {
+    func resolve(for params: HttpRequestParams) throws -> HTTPTransportConfiguration {
         if let own = params.domainTarget?.configuration { return own }
         switch state.current {
         case .configured(let configuration):

@@ -5,19 +5,19 @@ import Foundation
 ///
 /// ```swift
 /// @Get("/download/{id}")
-/// var download: (DownloadRequest) async throws -> HttpBodyStream
+/// var download: (DownloadRequest) async throws -> HTTPBodyStream
 ///
 /// for try await chunk in try await api.download(request) { hash.update(data: chunk) }
 /// ```
 ///
-/// The status was checked before the call returned: a non-2xx response throws ``HttpError`` with its body, as for any
+/// The status was checked before the call returned: a non-2xx response throws ``HTTPError`` with its body, as for any
 /// other response type. The chunks come as the transport receives them, at most about a megabyte is held for a reader
 /// that falls behind (the transport stops reading meanwhile, where it can: see the transport's documentation), and
 /// leaving the loop early, dropping the stream or cancelling the task closes the connection. The sequence can be
 /// iterated once; a failure of the connection (a dropped connection, a timeout while the server is silent) throws
 /// from the loop. ``ServerSentEvents``, ``JSONLines``, ``JSONTextSequence`` and ``TextLines`` read their elements
 /// from one of these.
-public struct HttpBodyStream: AsyncSequence, Sendable {
+public struct HTTPBodyStream: AsyncSequence, Sendable {
     /// A chunk of the body, as it arrived.
     public typealias Element = Data
 
@@ -59,7 +59,7 @@ public struct HttpBodyStream: AsyncSequence, Sendable {
     }
 
     /// The same body, its read failures passed through `wrap`.
-    func wrappingFailures(_ wrap: @escaping @Sendable (any Error) -> any Error) -> HttpBodyStream {
+    func wrappingFailures(_ wrap: @escaping @Sendable (any Error) -> any Error) -> HTTPBodyStream {
         var stream = self
         stream.wrapFailure = wrap
         return stream
@@ -70,7 +70,7 @@ public struct HttpBodyStream: AsyncSequence, Sendable {
         _ = makeAsyncIterator()
     }
 
-    /// Reads the chunks of an ``HttpBodyStream``.
+    /// Reads the chunks of an ``HTTPBodyStream``.
     public struct Iterator: AsyncIteratorProtocol, Sendable {
         fileprivate var pending: Data?
         fileprivate let iteration: StreamIteration?

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A request body and its media type.
-public struct HttpRequestBody: Sendable {
+public struct HTTPRequestBody: Sendable {
     /// How the body's bytes are held.
     public enum Content: Sendable {
         /// Bytes in memory (JSON, form-urlencoded and `@RawBody` bodies).

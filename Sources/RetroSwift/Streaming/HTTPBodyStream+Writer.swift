@@ -1,9 +1,9 @@
 import Foundation
 
-extension HttpBodyStream {
-    /// The transport's end of an ``HttpBodyStream``: it writes the chunks as they arrive and ends the body.
+extension HTTPBodyStream {
+    /// The transport's end of an ``HTTPBodyStream``: it writes the chunks as they arrive and ends the body.
     ///
-    /// Made by ``HttpBodyStream/makeStream(bufferCapacity:overflowLimit:onCancel:)``. Transports that read at their own pace call
+    /// Made by ``HTTPBodyStream/makeStream(bufferCapacity:overflowLimit:onCancel:)``. Transports that read at their own pace call
     /// ``write(_:)``, which waits while the reader is behind; transports whose bytes arrive in callbacks call
     /// ``offer(_:)`` and pause when it returns `false`, until ``onDemand(_:)``'s callback runs.
     public struct Writer: Sendable {
@@ -53,9 +53,9 @@ extension HttpBodyStream {
     /// - Returns: The stream to return in ``HttpOperationResult/bodyStream``, and its writer.
     public static func makeStream(
         bufferCapacity: Int = 1 << 20, overflowLimit: Int? = nil, onCancel: @escaping @Sendable () -> Void = {}
-    ) -> (stream: HttpBodyStream, writer: Writer) {
+    ) -> (stream: HTTPBodyStream, writer: Writer) {
         let buffer = StreamBuffer(capacity: bufferCapacity, overflowLimit: overflowLimit, onCancel: onCancel)
-        return (HttpBodyStream(buffer: buffer), Writer(buffer: buffer))
+        return (HTTPBodyStream(buffer: buffer), Writer(buffer: buffer))
     }
 
     /// A stream that reads `chunks` in a task of its own, for transports whose bodies are `AsyncSequence`s.
@@ -73,7 +73,7 @@ extension HttpBodyStream {
         _ chunks: Chunks, idleTimeout: Duration? = nil,
         translatingErrors: @escaping @Sendable (any Error) -> any Error = { $0 },
         onEnd: @escaping @Sendable () -> Void = {}
-    ) -> HttpBodyStream where Chunks.Element == Data {
+    ) -> HTTPBodyStream where Chunks.Element == Data {
         let pump = Locked<Task<Void, Never>?>(nil)
         let (stream, writer) = makeStream { pump.withLock { $0?.cancel() } }
         let task = Task {
