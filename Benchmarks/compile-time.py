@@ -13,6 +13,7 @@ after round, so the machine's state moves both alike; the figure is the median o
   swift build --product RetroSwift && python3 Benchmarks/compile-time.py [--rounds 7] [--endpoints 200]
 """
 import argparse
+import importlib.util
 import pathlib
 import statistics
 import subprocess
@@ -33,19 +34,13 @@ HEADER = [
 
 
 def retroswift_source(endpoints: int) -> str:
+    # The request types of the cold-start benchmark, from its generator.
+    spec = importlib.util.spec_from_file_location("generate_cold_start", ROOT / "Benchmarks/generate-cold-start.py")
+    generator = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(generator)
     out = HEADER[:1] + ["import RetroSwift"] + HEADER[1:]
     for i in range(endpoints):
-        out += [
-            f"struct Request{i} {{",
-            '    @Path("team_id") var teamId: String = ""',
-            '    @Path("entry_id") var entryId: Int = 0',
-            "    @Query var page: Int = 0",
-            '    @Query("sort") var sortOrder: String = ""',
-            '    @Header("X-Account-Id") var accountId: String = ""',
-            "    @JsonBody var entry: Entry",
-            "}",
-            "",
-        ]
+        out += generator.request_type(f"Request{i}")
     out += ["// @unchecked Sendable: adds no stored state to Domain.", "final class Api: Domain, @unchecked Sendable {"]
     for i in range(endpoints):
         out += [

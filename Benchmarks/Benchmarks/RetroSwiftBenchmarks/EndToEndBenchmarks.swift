@@ -6,7 +6,8 @@ import BenchmarkSupport
 /// one batch of `tasks` concurrent calls, so the ratio of times is the inverse ratio of throughput.
 func registerEndToEnd() {
     let configuration = Benchmark.Configuration(
-        metrics: [.wallClock, .throughput], warmupIterations: 20, scalingFactor: .one, maxDuration: .seconds(3), maxIterations: 5_000
+        metrics: [.wallClock, .throughput, .mallocCountTotal], warmupIterations: 20, scalingFactor: .one, maxDuration: .seconds(3),
+        maxIterations: 5_000
     )
     for tasks in [1, 32] {
         for operation in E2EOperation.allCases {
@@ -21,4 +22,3 @@ func registerEndToEnd() {
         }
     }
 }
-

@@ -17,6 +17,20 @@ public enum E2EOperation: String, CaseIterable, CustomStringConvertible, Sendabl
     public var description: String { rawValue }
 }
 
+/// How large the JSON document is that a GET gets and a POST sends.
+public enum E2EDocumentSize: String, CaseIterable, CustomStringConvertible, Sendable {
+    case oneKB = "1k"
+    case hundredKB = "100k"
+
+    public var description: String { self == .oneKB ? "1 KB" : "100 KB" }
+
+    /// Where the server serves it.
+    var path: String { self == .oneKB ? "/catalog" : "/catalog/large" }
+
+    /// The document.
+    var payload: E2EPayload { self == .oneKB ? .sample : .large }
+}
+
 /// Who makes the call: RetroSwift on a transport, or the same client by hand.
 public enum E2EClient: String, CaseIterable, CustomStringConvertible, Sendable {
     case rawURLSession = "raw URLSession.data(for:) (baseline)"
@@ -27,7 +41,7 @@ public enum E2EClient: String, CaseIterable, CustomStringConvertible, Sendable {
     public var description: String { rawValue }
 }
 
-/// The 1 KB JSON document.
+/// The JSON document: 1 KB (``sample``) or 100 KB (``large``).
 public struct E2EPayload: Codable, Sendable {
     public var items: [Catalog.Item]
 
@@ -37,8 +51,13 @@ public struct E2EPayload: Codable, Sendable {
     }
 
     /// What the server answers a GET with and what every POST sends.
-    static let sample = E2EPayload(
-        items: (0..<12).map { Catalog.Item(id: $0, name: "Item number \($0)", price: 1.25, available: true, tags: ["a", "b"]) })
+    static let sample = E2EPayload(items: 12)
+    /// The same with 1,250 items: about 100 KB.
+    static let large = E2EPayload(items: 1250)
+
+    private init(items count: Int) {
+        items = (0..<count).map { Catalog.Item(id: $0, name: "Item number \($0)", price: 1.25, available: true, tags: ["a", "b"]) }
+    }
 }
 
 struct E2EPostRequest {
@@ -54,6 +73,8 @@ final class E2EApi: Domain, @unchecked Sendable {
     @Post("/catalog") var post: (E2EPostRequest) async throws -> E2EAck
     @Get("/catalog/fresh") var fresh: () async throws -> HTTPResponse<E2EPayload>
     @Get("/catalog/revalidated") var revalidated: () async throws -> HTTPResponse<E2EPayload>
+    @Get("/catalog/large") var catalogLarge: () async throws -> E2EPayload
+    @Post("/catalog/large") var postLarge: (E2EPostRequest) async throws -> E2EAck
 }
 
 /// What the cache benchmark compares: the same GET of the 1 KB document from the network, as a fresh cache hit, and
@@ -86,7 +107,6 @@ public final class E2EHarness: Sendable {
     let diskCachedApis: [E2EApi]
     /// Where the disk caches are; ``removeDiskCaches()`` deletes it.
     let diskCacheDirectory: URL
-    let payload = E2EPayload.sample
     /// Only held, so that the server's standard input stays open (and the server alive) as long as the harness.
     private let server: E2EServerProcess?
 
@@ -142,32 +162,33 @@ public final class E2EHarness: Sendable {
     }
 
     /// Runs `tasks` concurrent calls and waits for all of them.
-    public func batch(_ operation: E2EOperation, with client: E2EClient, tasks: Int) async throws {
+    public func batch(_ operation: E2EOperation, with client: E2EClient, tasks: Int, size: E2EDocumentSize = .oneKB) async throws {
         try await withThrowingTaskGroup(of: Void.self) { group in
-            for _ in 0..<tasks { group.addTask { try await self.call(operation, with: client) } }
+            for _ in 0..<tasks { group.addTask { try await self.call(operation, with: client, size: size) } }
             try await group.waitForAll()
         }
     }
 
     /// One call by `client`.
-    public func call(_ operation: E2EOperation, with client: E2EClient) async throws {
-        switch (operation, client) {
-        case (.get, .retroSwiftURLSession): consume(try await urlSessionApi.catalog())
-        case (.post, .retroSwiftURLSession): consume(try await urlSessionApi.post(E2EPostRequest(payload: payload)))
-        case (.get, .retroSwiftAsyncHTTPClient): consume(try await asyncHTTPClientApi.catalog())
-        case (.post, .retroSwiftAsyncHTTPClient): consume(try await asyncHTTPClientApi.post(E2EPostRequest(payload: payload)))
-        case (_, .rawURLSession): try await rawURLSession(operation)
-        case (_, .rawAsyncHTTPClient): try await rawAsyncHTTPClient(operation)
+    public func call(_ operation: E2EOperation, with client: E2EClient, size: E2EDocumentSize = .oneKB) async throws {
+        let api = client == .retroSwiftURLSession ? urlSessionApi : asyncHTTPClientApi
+        switch (operation, client, size) {
+        case (_, .rawURLSession, _): try await rawURLSession(operation, size)
+        case (_, .rawAsyncHTTPClient, _): try await rawAsyncHTTPClient(operation, size)
+        case (.get, _, .oneKB): consume(try await api.catalog())
+        case (.post, _, .oneKB): consume(try await api.post(E2EPostRequest(payload: size.payload)))
+        case (.get, _, .hundredKB): consume(try await api.catalogLarge())
+        case (.post, _, .hundredKB): consume(try await api.postLarge(E2EPostRequest(payload: size.payload)))
         }
     }
 
     /// What careful hand-written URLSession code does: build, send, check the status, decode.
-    private func rawURLSession(_ operation: E2EOperation) async throws {
-        var request = URLRequest(url: baseURL.appendingPathComponent("catalog"))
+    private func rawURLSession(_ operation: E2EOperation, _ size: E2EDocumentSize) async throws {
+        var request = URLRequest(url: baseURL.appendingPathComponent(String(size.path.dropFirst())))
         request.httpMethod = operation.rawValue
         if operation == .post {
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-            request.httpBody = try JSONEncoder().encode(payload)
+            request.httpBody = try JSONEncoder().encode(size.payload)
         }
         let (data, response) = try await session.data(for: request)
         guard (response as? HTTPURLResponse)?.statusCode == 200 else { throw URLError(.badServerResponse) }
@@ -178,12 +199,12 @@ public final class E2EHarness: Sendable {
         }
     }
 
-    private func rawAsyncHTTPClient(_ operation: E2EOperation) async throws {
-        var request = HTTPClientRequest(url: baseURL.absoluteString + "/catalog")
+    private func rawAsyncHTTPClient(_ operation: E2EOperation, _ size: E2EDocumentSize) async throws {
+        var request = HTTPClientRequest(url: baseURL.absoluteString + size.path)
         request.method = operation == .get ? .GET : .POST
         if operation == .post {
             request.headers.add(name: "Content-Type", value: "application/json")
-            request.body = .bytes(ByteBuffer(bytes: try JSONEncoder().encode(payload)))
+            request.body = .bytes(ByteBuffer(bytes: try JSONEncoder().encode(size.payload)))
         }
         let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
         guard response.status.code == 200 else { throw URLError(.badServerResponse) }

@@ -66,11 +66,13 @@ public final class E2EServerProcess: Sendable {
     }
 
     /// The `--serve` side: answers GET /catalog with the 1 KB document (and `/catalog/fresh` and
-    /// `/catalog/revalidated` with it, for the cache), POST /catalog with `{"ok":true}` and
+    /// `/catalog/revalidated` with it, for the cache), GET /catalog/large with the 100 KB one, a POST to either with
+    /// `{"ok":true}` and
     /// GET /events?count=N with N copies of ``StreamingFixture/block`` (a `text/event-stream`) on
     /// 127.0.0.1, prints the port, and returns when standard input closes, so the server never outlives its parent.
     public static func serve() async throws {
         let catalog = try JSONEncoder().encode(E2EPayload.sample)
+        let largeCatalog = try JSONEncoder().encode(E2EPayload.large)
         let block = StreamingFixture.block.bytes
         let server = try await TestServer.start(recordingBodies: false) { request in
             if request.encodedPath == "/events" {
@@ -91,7 +93,9 @@ public final class E2EServerProcess: Sendable {
                     body: catalog)
             }
             return request.method == "GET"
-                ? ScriptedResponse(status: 200, headers: [("Content-Type", "application/json")], body: catalog)
+                ? ScriptedResponse(
+                    status: 200, headers: [("Content-Type", "application/json")],
+                    body: request.encodedPath == "/catalog/large" ? largeCatalog : catalog)
                 : .json(#"{"ok":true}"#)
         }
         // A write straight to the file descriptor, unbuffered, so the parent sees the port at once.

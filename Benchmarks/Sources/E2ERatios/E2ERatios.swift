@@ -22,12 +22,17 @@ struct E2ERatios: AsyncParsableCommand {
     @Flag(help: "Measure what HTTPCache saves instead: a fresh hit and a 304 revalidation against the network.")
     var cache = false
 
+    @Option(help: "The JSON document each GET gets and each POST sends: 1k or 100k.")
+    var size = "1k"
+
     func run() async throws {
         if serve { return try await E2EServerProcess.serve() }
         let server = try E2EServerProcess.start(Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0]))
         defer { server.stop() }
         let harness = E2EHarness(baseURL: server.baseURL)
         if cache { return try await cacheRatios(harness) }
+        guard let size = E2EDocumentSize(rawValue: size) else { throw ValidationError("--size takes 1k or 100k") }
+        print("\(size) documents, \(rounds) rounds per comparison\n")
         print(
             "| call | tasks | RetroSwift + URLSessionTransport / raw URLSession | RetroSwift + AsyncHTTPClientTransport / raw async-http-client | AsyncHTTPClientTransport / URLSessionTransport |"
         )
@@ -36,8 +41,9 @@ struct E2ERatios: AsyncParsableCommand {
         var rates: [String] = []
         for tasks in [1, 32] {
             for operation in E2EOperation.allCases {
-                let session = try await pairedTimes(harness, operation, tasks, raw: .rawURLSession, ours: .retroSwiftURLSession)
-                let client = try await pairedTimes(harness, operation, tasks, raw: .rawAsyncHTTPClient, ours: .retroSwiftAsyncHTTPClient)
+                let session = try await pairedTimes(harness, operation, tasks, size, raw: .rawURLSession, ours: .retroSwiftURLSession)
+                let client = try await pairedTimes(
+                    harness, operation, tasks, size, raw: .rawAsyncHTTPClient, ours: .retroSwiftAsyncHTTPClient)
                 let row = [
                     operation.rawValue, "\(tasks)",
                     String(format: "%.3f", session.raw / session.ours),
@@ -89,11 +95,11 @@ struct E2ERatios: AsyncParsableCommand {
 
     /// Total seconds spent by each side over all rounds, after a warm-up; throughput ratio is raw / ours.
     private func pairedTimes(
-        _ harness: E2EHarness, _ operation: E2EOperation, _ tasks: Int, raw: E2EClient, ours: E2EClient
+        _ harness: E2EHarness, _ operation: E2EOperation, _ tasks: Int, _ size: E2EDocumentSize, raw: E2EClient, ours: E2EClient
     ) async throws -> (raw: Double, ours: Double) {
         for _ in 0..<20 {
-            try await harness.batch(operation, with: raw, tasks: tasks)
-            try await harness.batch(operation, with: ours, tasks: tasks)
+            try await harness.batch(operation, with: raw, tasks: tasks, size: size)
+            try await harness.batch(operation, with: ours, tasks: tasks, size: size)
         }
         let clock = ContinuousClock()
         var rawTime = Duration.zero
@@ -101,7 +107,7 @@ struct E2ERatios: AsyncParsableCommand {
         for round in 0..<rounds {
             for side in round.isMultiple(of: 2) ? [raw, ours] : [ours, raw] {
                 let start = clock.now
-                try await harness.batch(operation, with: side, tasks: tasks)
+                try await harness.batch(operation, with: side, tasks: tasks, size: size)
                 if side == raw { rawTime += clock.now - start } else { oursTime += clock.now - start }
             }
         }
