@@ -11,7 +11,7 @@ struct FramingTests {
         var text: String
     }
 
-    private struct JsonRequest {
+    private struct JSONRequest {
         @JsonBody var note = Note(text: "framed")
     }
 
@@ -27,11 +27,11 @@ struct FramingTests {
     // @unchecked Sendable: the fixture adds only endpoint wrappers, set up in init and never reassigned.
     private final class Api: Domain, @unchecked Sendable {
         @Post("/none") var none: () async throws -> Data
-        @Post("/json") var json: (JsonRequest) async throws -> Data
+        @Post("/json") var json: (JSONRequest) async throws -> Data
         @Post("/form") var form: (FormRequest) async throws -> Data
         @Post("/multipart") var multipart: (UploadRequest) async throws -> Data
         @Post("/none") var noneToFile: () async throws -> DownloadedFile
-        @Post("/json") var jsonToFile: (JsonRequest) async throws -> DownloadedFile
+        @Post("/json") var jsonToFile: (JSONRequest) async throws -> DownloadedFile
         @Post("/form") var formToFile: (FormRequest) async throws -> DownloadedFile
         @Post("/multipart") var multipartToFile: (UploadRequest) async throws -> DownloadedFile
     }
@@ -57,12 +57,12 @@ struct FramingTests {
             // When
             var echoes: [Data] = []
             echoes.append(try await api.none())
-            echoes.append(try await api.json(JsonRequest()))
+            echoes.append(try await api.json(JSONRequest()))
             echoes.append(try await api.form(FormRequest()))
             echoes.append(try await api.multipart(UploadRequest(file: inMemory)))
             echoes.append(try await api.multipart(UploadRequest(file: fromFile)))
             for file in [
-                try await api.noneToFile(), try await api.jsonToFile(JsonRequest()), try await api.formToFile(FormRequest()),
+                try await api.noneToFile(), try await api.jsonToFile(JSONRequest()), try await api.formToFile(FormRequest()),
                 try await api.multipartToFile(UploadRequest(file: inMemory)), try await api.multipartToFile(UploadRequest(file: fromFile)),
             ] {
                 // Not Data(contentsOf:), which leaks a buffer per empty file on Linux (see TemporaryFile.contents(of:)).

@@ -26,7 +26,7 @@ enum StreamByte {
     static let recordSeparator: UInt8 = 0x1E
 }
 
-/// Reads a ``HTTPBodyStream`` frame by frame.
+/// Reads an ``HTTPBodyStream`` frame by frame.
 struct FramedReader<Framer: StreamFramer>: Sendable {
     private var chunks: HTTPBodyStream.Iterator
     private var framer: Framer

@@ -49,8 +49,8 @@ enum RedirectFollower {
         throws
     {
         let url = request.url
-        let isHttps = url.scheme?.lowercased() == "https"
-        if !isHttps {
+        let isHTTPS = url.scheme?.lowercased() == "https"
+        if !isHTTPS {
             guard trust.pinnedPublicKeys.isEmpty else {
                 throw RequestError(
                     .serverTrustUnsupported, endpoint: request.endpoint,

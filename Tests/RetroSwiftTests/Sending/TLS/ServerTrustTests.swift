@@ -180,7 +180,7 @@ struct ServerTrustTests {
     }
 
     @Test("authorities of the domain's own need no TLS on a plain http URL; pins refuse it")
-    func plainHttp() async throws {
+    func plainHTTP() async throws {
         // Given
         let transport = PlainTransport()
         let api = Api(transport: transport)
@@ -202,7 +202,7 @@ struct ServerTrustTests {
     }
 
     @Test("a redirect to plain http from a pinned domain is refused even when downgrades are allowed")
-    func pinnedRedirectToHttp() async throws {
+    func pinnedRedirectToHTTP() async throws {
         // Given
         let transport = RecordingTransport { params in
             params.url.path == "/leave" ? .redirect(to: "http://api.example.com/items") : .json(#"{"id":1}"#)
