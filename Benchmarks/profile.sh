@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Instructions per call of each side of sections 1 and 2, counted by callgrind (deterministic, unlike time on a
-# shared machine): each mode runs at two iteration counts and the difference is divided by the extra calls, which
-# cancels start-up and warm-up. Needs valgrind (apt-get install valgrind).
+# Instructions per call of each side of sections 1 and 2, and per 64 KiB block of section 6's events parsed in
+# memory, counted by callgrind (deterministic, unlike time on a shared machine): each mode runs at two iteration
+# counts and the difference is divided by the extra calls, which cancels start-up and warm-up. Needs valgrind
+# (apt-get install valgrind).
 #   Benchmarks/profile.sh              # the table
 #   Benchmarks/profile.sh --annotate   # also the top functions of the RetroSwift request-building run
 set -euo pipefail
@@ -15,9 +16,10 @@ strip --strip-debug -o "$loop" .build/release/call-loop
 low=300
 high=1300
 
-# Per-call instruction count of one mode; keeps the high run's profile in $out/<mode>.high.
+# Per-call instruction count of one mode; keeps the high run's profile in $out/<mode>.high. A third and fourth
+# argument replace the two iteration counts (a streamed block is ~170 times the work of a call).
 instructions() {
-    local mode=$1 counts=()
+    local mode=$1 low=${2:-$low} high=${3:-$high} counts=()
     for n in $low $high; do
         # Swift seeds its hashes per process unless told otherwise, which moves counts by a few thousand.
         counts+=("$(SWIFT_DETERMINISTIC_HASHING=1 valgrind --tool=callgrind --callgrind-out-file="$out/$mode.$n" \
@@ -31,10 +33,13 @@ hand=$(instructions hand)
 retro=$(instructions retroswift)
 bare=$(instructions bare-1k)
 retro1k=$(instructions retroswift-1k)
+sseHand=$(instructions sse-hand 20 120)
+sseRetro=$(instructions sse-retroswift 20 120)
 echo "| comparison | baseline instructions per call | RetroSwift instructions per call | ratio |"
 echo "| --- | --- | --- | --- |"
 awk -v h="$hand" -v r="$retro" 'BEGIN { printf "| request building (6 fields) | %d | %d | %.3f |\n", h, r, r / h }'
 awk -v b="$bare" -v r="$retro1k" 'BEGIN { printf "| response decoding 1 KB | %d | %d | %.3f |\n", b, r, r / b }'
+awk -v h="$sseHand" -v r="$sseRetro" 'BEGIN { printf "| Server-Sent Events, a 64 KiB block (900 events) | %d | %d | %.3f |\n", h, r, r / h }'
 
 if [[ "${1:-}" == "--annotate" ]]; then
     echo

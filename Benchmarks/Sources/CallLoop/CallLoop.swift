@@ -4,14 +4,14 @@ import RetroSwift
 
 // Runs one side of a section 1 or 2 comparison in a plain loop, for profilers: `profile.sh` runs it under
 // callgrind at two iteration counts and divides the difference. Usage: call-loop <mode> <iterations>, where mode
-// is hand, retroswift, bare-1k or retroswift-1k.
+// is hand, retroswift, bare-1k, retroswift-1k, sse-hand or sse-retroswift.
 //
 // A synchronous main that waits for a detached task: valgrind crashes on an `async` main on Linux, where the main
 // thread parks in libdispatch.
 
 let arguments = CommandLine.arguments
 guard arguments.count == 3, let iterations = Int(arguments[2]), let run = CallLoop.loop(named: arguments[1]) else {
-    FileHandle.standardError.write(Data("usage: call-loop hand|retroswift|bare-1k|retroswift-1k <iterations>\n".utf8))
+    FileHandle.standardError.write(Data("usage: call-loop hand|retroswift|bare-1k|retroswift-1k|sse-hand|sse-retroswift <iterations>\n".utf8))
     exit(2)
 }
 let finished = DispatchSemaphore(value: 0)
@@ -65,6 +65,30 @@ enum CallLoop {
                     )))
             return { count in
                 for _ in 0..<count { keep(try await api.catalog()) }
+            }
+        case "sse-hand":
+            // Section 6's streams without the network: one 64 KiB block of events a call, parsed by hand.
+            let block = StreamingFixture.block
+            return { count in
+                for _ in 0..<count {
+                    var parser = HandWrittenEventParser()
+                    try parser.feed(block.bytes)
+                    guard parser.events == block.events else { throw CocoaError(.coderReadCorrupt) }
+                }
+            }
+        case "sse-retroswift":
+            let block = StreamingFixture.block
+            let context = ResponseDecodingContext(
+                decoder: JSONDecoder(), endpoint: EndpointIdentity(domain: "Bench", name: "events", method: .get, template: "/events"))
+            return { count in
+                for _ in 0..<count {
+                    var events = 0
+                    for try await tick in ServerSentEvents<Tick>(body: HTTPBodyStream(block.bytes), context: context) {
+                        keep(tick)
+                        events += 1
+                    }
+                    guard events == block.events else { throw CocoaError(.coderReadCorrupt) }
+                }
             }
         default:
             return nil
