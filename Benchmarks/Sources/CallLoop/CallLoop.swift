@@ -11,7 +11,8 @@ import RetroSwift
 
 let arguments = CommandLine.arguments
 guard arguments.count == 3, let iterations = Int(arguments[2]), let run = CallLoop.loop(named: arguments[1]) else {
-    FileHandle.standardError.write(Data("usage: call-loop hand|retroswift|bare-1k|retroswift-1k|sse-hand|sse-retroswift <iterations>\n".utf8))
+    let modes = "hand|retroswift|bare-1k|retroswift-1k|sse-hand|sse-retroswift"
+    FileHandle.standardError.write(Data("usage: call-loop \(modes) <iterations>\n".utf8))
     exit(2)
 }
 let finished = DispatchSemaphore(value: 0)
