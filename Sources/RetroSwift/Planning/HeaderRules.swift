@@ -3,7 +3,7 @@ enum HeaderRules {
     /// Why `name` is not a valid field name (a `token`), or `nil` when it is.
     static func problem(inName name: String) -> String? {
         if name.isEmpty { return "header name is empty" }
-        for byte in name.utf8 where !isTokenCharacter(byte) {
+        if let byte = UTF8Bytes.first(in: name, where: { !isTokenCharacter($0) }) {
             return "header name contains \(describe(byte)), which is not allowed in a field name"
         }
         if let role = connectionFields[HeaderName.key(name)] {
@@ -31,7 +31,7 @@ enum HeaderRules {
     /// Why `value` cannot be sent safely, or `nil` when it can. CR and LF would split the header
     /// (header injection); NUL and other controls are rejected by servers or truncate the value.
     static func problem(inValue value: String) -> String? {
-        for byte in value.utf8 where (byte < 0x20 && byte != 0x09) || byte == 0x7F {
+        if let byte = UTF8Bytes.first(in: value, where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }) {
             return "header value contains \(describe(byte)); CR, LF and other control characters are not allowed "
                 + "(they would allow header injection)"
         }
@@ -49,8 +49,13 @@ enum HeaderRules {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
             UInt8(ascii: "0")...UInt8(ascii: "9"):
             return true
+        // RFC 9110 §5.6.2's other token characters, spelled out rather than searched for in a string of them.
+        case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"), UInt8(ascii: "'"),
+            UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "_"),
+            UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
+            return true
         default:
-            return "!#$%&'*+-.^_`|~".utf8.contains(byte)
+            return false
         }
     }
 

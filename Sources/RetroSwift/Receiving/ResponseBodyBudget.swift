@@ -36,7 +36,7 @@ public struct ResponseBodyBudget: Sendable {
     ///   - headers: The response's header fields, every one, in the order received.
     /// - Throws: ``RequestError`` of kind ``RequestError/Kind/malformedResponse`` for a head that breaks HTTP's rules,
     ///   or ``RequestError/Kind/responseTooLarge`` for one over the limits or announcing a body over them.
-    public init(for request: HttpRequestParams, statusCode: Int, headers: HTTPHeaderFields) throws {
+    public init(for request: borrowing HttpRequestParams, statusCode: Int, headers: HTTPHeaderFields) throws {
         self.endpoint = request.endpoint
         let limits = request.responseLimits
         let length = try ResponseChecks.checkHead(statusCode: statusCode, headers: headers, for: request)

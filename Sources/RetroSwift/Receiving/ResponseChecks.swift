@@ -13,8 +13,7 @@ enum ResponseChecks {
     ///
     /// - Throws: ``RequestError`` of kind ``RequestError/Kind/malformedResponse`` or
     ///   ``RequestError/Kind/responseTooLarge``.
-    static func checked(_ result: HttpOperationResult, for request: HttpRequestParams) throws -> HttpOperationResult {
-        var result = result
+    static func checked(_ result: consuming HttpOperationResult, for request: HttpRequestParams) throws -> HttpOperationResult {
         var budget = try ResponseBodyBudget(for: request, statusCode: result.statusCode, headers: result.headers)
         // RFC 9110 §5.5: the whitespace around a value is not part of it; parsers disagree on trailing tabs.
         if result.headers.fields.contains(where: { isPadded($0.value) }) {
@@ -90,6 +89,16 @@ enum ResponseChecks {
     /// RFC 9112 §6.3: a `Content-Length` that is not one decimal number, or whose repeats (as fields or as a list)
     /// disagree, makes the framing unknowable; the message is an error, never a guess.
     private static func contentLength(_ value: String, after earlier: Int64?, _ request: HttpRequestParams) throws -> Int64 {
+        // Nearly every response: one plain number, read without splitting the value into a list.
+        if !value.isEmpty, value.utf8.count <= 18,
+            UTF8Bytes.first(in: value, where: { $0 < UInt8(ascii: "0") || $0 > UInt8(ascii: "9") }) == nil,
+            let number = Int64(value)
+        {
+            if let earlier, earlier != number {
+                throw malformed(request, "two Content-Length values disagree (\(earlier) and \(number)); the framing is unknowable", nil)
+            }
+            return number
+        }
         var length = earlier
         for element in value.split(separator: ",", omittingEmptySubsequences: false) {
             // RFC 9110 §5.6.1: list elements are separated by optional whitespace, spaces and tabs only.
@@ -112,14 +121,14 @@ enum ResponseChecks {
     /// Why `name` is not a field name (an RFC 9110 token), or `nil`.
     private static func problem(inName name: String) -> String? {
         if name.isEmpty { return "has an empty name" }
-        guard let byte = name.utf8.first(where: { !HeaderRules.isTokenCharacter($0) }) else { return nil }
+        guard let byte = UTF8Bytes.first(in: name, where: { !HeaderRules.isTokenCharacter($0) }) else { return nil }
         return "has \(HeaderRules.describe(byte)) in its name, which a field name cannot contain"
     }
 
     /// RFC 9110 §5.5: a recipient of CR, LF or NUL in a field value must reject the message or replace them; they are
     /// how one field smuggles in another, so the message is rejected.
     private static func problem(inValue value: String) -> String? {
-        guard let byte = value.utf8.first(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0x00 }) else { return nil }
+        guard let byte = UTF8Bytes.first(in: value, where: { $0 == 0x0D || $0 == 0x0A || $0 == 0x00 }) else { return nil }
         return "has \(HeaderRules.describe(byte)) in its value, which RFC 9110 forbids (it can smuggle in another field)"
     }
 

@@ -34,13 +34,27 @@ public struct ResponseDecodingContext: Sendable {
             guard statusAccepted || custom.decodesErrorStatuses else {
                 throw HTTPError(response: response, endpoint: endpoint)
             }
-            return try cast(custom.decode(from: response, context: self))
+            return try decodeCustom(custom, as: T.self, from: response)
         }
         guard statusAccepted else { throw HTTPError(response: response, endpoint: endpoint) }
         guard let decodable = T.self as? any Decodable.Type else {
             throw RequestError(.undecodableResponse, endpoint: endpoint, reason: "\(T.self) is not Decodable", response: response)
         }
-        return try cast(decodeJSON(decodable, from: response))
+        return try decodeJSON(decodable, as: T.self, from: response)
+    }
+
+    // The two below take the response type opened from its existential metatype, so the decoded value reaches the
+    // caller's `T` by a cast between two generic values: returned as `any Decodable`, a value larger than three
+    // words was boxed on the heap and copied out of the box (callgrind: 560 instructions a call).
+
+    private func decodeCustom<Custom: HTTPResponseDecodable, T>(_: Custom.Type, as _: T.Type, from response: HttpOperationResult)
+        throws -> T
+    {
+        try cast(Custom.decode(from: response, context: self))
+    }
+
+    private func decodeJSON<Value: Decodable, T>(_: Value.Type, as _: T.Type, from response: HttpOperationResult) throws -> T {
+        try cast(decodeJSON(Value.self, from: response))
     }
 
     /// JSON-decodes `type` from the body, wrapping failures in a ``RequestError`` that names the endpoint.
@@ -56,11 +70,13 @@ public struct ResponseDecodingContext: Sendable {
         }
     }
 
-    private func cast<T>(_ value: Any) throws -> T {
-        guard let typed = value as? T else {
+    private func cast<Value, T>(_ value: Value) throws -> T {
+        // `is`, then `as!`: in this unspecialized code `as? T` made the runtime look up the metadata of `T?` on every
+        // call (callgrind: 1,200 instructions); neither of these needs it.
+        guard value is T else {
             throw RequestError(.undecodableResponse, endpoint: endpoint, reason: "decoded \(type(of: value)), expected \(T.self)")
         }
-        return typed
+        return value as! T
     }
 
     static func describe(_ error: any Error) -> String {

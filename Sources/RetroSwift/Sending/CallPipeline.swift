@@ -8,7 +8,7 @@ enum CallPipeline {
     ///
     /// `nonisolated(nonsending)`: runs on the caller's actor until the transport call, like the callers.
     nonisolated(nonsending) static func send(
-        _ built: HttpRequestParams, of domain: Domain, settings: DomainSettings, redirects: RedirectPolicy,
+        _ built: consuming HttpRequestParams, of domain: Domain, settings: DomainSettings, redirects: RedirectPolicy,
         cacheMode: CacheMode = .standard
     ) async throws -> HttpOperationResult {
         var request = built
@@ -31,9 +31,11 @@ enum CallPipeline {
         do {
             var result = try await InterceptorChain.send(
                 request, through: settings.interceptors, redirects: redirects, to: domain.transport)
-            let sent = request
             let source = result.url
-            result.bodyStream = result.bodyStream?.wrappingFailures { TransportError.wrapping($0, of: sent, at: source) }
+            // The request is captured only when there is a stream to wrap: a copy of it is a dozen retains.
+            result.bodyStream = result.bodyStream?.wrappingFailures { [request] in
+                TransportError.wrapping($0, of: request, at: source)
+            }
             return result
         } catch {
             throw TransportError.wrapping(error, of: request)

@@ -5,16 +5,16 @@ enum EndpointCall {
     /// `nonisolated(nonsending)`: runs on the caller's actor until the transport call, so the request (which need not
     /// be `Sendable`) never leaves the caller's isolation; only the `Sendable` `HttpRequestParams` does.
     nonisolated(nonsending) static func perform<Signature, Request, Response>(
-        _ domain: Domain, _ key: AnyKeyPath, _ state: EndpointState<Signature>, _ declaration: EndpointDeclaration,
-        _ request: Request
+        _ domain: Domain, _ key: AnyKeyPath, _ state: EndpointState<Signature>, _ request: Request
     ) async throws -> Response {
         let settings = domain.settings.current
-        let params = try buildParams(domain, key, state, declaration, request, Response.self, settings)
+        let params = try buildParams(domain, key, state, state.declaration, request, Response.self, settings)
+        let decoding = ResponseDecodingContext(
+            decoder: settings.jsonDecoder, endpoint: params.endpoint, responseLimits: params.responseLimits)
         let result = try await CallPipeline.send(
-            params, of: domain, settings: settings, redirects: declaration.redirects ?? settings.redirectPolicy,
-            cacheMode: declaration.cache ?? .standard)
-        return try ResponseDecodingContext(decoder: settings.jsonDecoder, endpoint: params.endpoint, responseLimits: params.responseLimits)
-            .decode(Response.self, from: result)
+            params, of: domain, settings: settings, redirects: state.declaration.redirects ?? settings.redirectPolicy,
+            cacheMode: state.declaration.cache ?? .standard)
+        return try decoding.decode(Response.self, from: result)
     }
 
     /// Plans and builds `request` as a value of its exact type: the declared type when that is a struct, else the

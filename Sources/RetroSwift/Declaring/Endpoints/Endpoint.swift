@@ -16,10 +16,12 @@ import Foundation
 /// decodes the response. Assigning a closure replaces the endpoint (a mock); `api.$name.removeMock()` restores it.
 @propertyWrapper
 public struct Endpoint<Method: EndpointMethod, Signature>: Sendable {
-    let declaration: EndpointDeclaration
-    let state = EndpointState<Signature>()
-    private let makeCall: @Sendable (Domain, AnyKeyPath, EndpointState<Signature>, EndpointDeclaration) -> Signature
-    private let inspect: @Sendable (EndpointIdentity, EndpointDeclaration) -> [DeclarationError.Issue]
+    /// Everything about this endpoint, in one object: reading the property copies the wrapper out of the domain on every
+    /// call, and one reference is one retain where its five fields were about twenty.
+    let state: EndpointState<Signature>
+
+    /// What the endpoint declares.
+    var declaration: EndpointDeclaration { state.declaration }
 
     /// An endpoint taking a request struct whose fields are `@Query`, `@Header`, `@Path`, `@JsonBody`,
     /// `@FormParam` or `@FormFile`: `var getSchedule: (GetScheduleRequest) async throws -> Schedule`.
@@ -39,8 +41,8 @@ public struct Endpoint<Method: EndpointMethod, Signature>: Sendable {
         cache: CacheMode? = nil
     ) where Signature == (Request) async throws -> Response {
         self.init(path, timeout, headers, formEncoding, redirects, otherHosts, cache, request: Request.self, response: Response.self) {
-            domain, key, state, declaration in
-            { request in try await EndpointCall.perform(domain, key, state, declaration, request) }
+            domain, key, state in
+            { request in try await EndpointCall.perform(domain, key, state, request) }
         }
     }
 
@@ -58,8 +60,8 @@ public struct Endpoint<Method: EndpointMethod, Signature>: Sendable {
         formEncoding: FormEncoding = .automatic, redirects: RedirectPolicy? = nil, cache: CacheMode? = nil
     ) where Signature == () async throws -> Response {
         self.init(path, timeout, headers, formEncoding, redirects, .refused, cache, request: Void.self, response: Response.self) {
-            domain, key, state, declaration in
-            { try await EndpointCall.perform(domain, key, state, declaration, ()) }
+            domain, key, state in
+            { try await EndpointCall.perform(domain, key, state, ()) }
         }
     }
 
@@ -81,10 +83,10 @@ public struct Endpoint<Method: EndpointMethod, Signature>: Sendable {
         cache: CacheMode? = nil
     ) where Signature == @Sendable (Request) async throws -> Response {
         self.init(path, timeout, headers, formEncoding, redirects, otherHosts, cache, request: Request.self, response: Response.self) {
-            domain, key, state, declaration in
+            domain, key, state in
             let key = PlanKey(key)
             let domain = SendableDomain(domain)
-            return { @Sendable request in try await EndpointCall.perform(domain.domain, key.path, state, declaration, request) }
+            return { @Sendable request in try await EndpointCall.perform(domain.domain, key.path, state, request) }
         }
     }
 
@@ -102,10 +104,10 @@ public struct Endpoint<Method: EndpointMethod, Signature>: Sendable {
         formEncoding: FormEncoding = .automatic, redirects: RedirectPolicy? = nil, cache: CacheMode? = nil
     ) where Signature == @Sendable () async throws -> Response {
         self.init(path, timeout, headers, formEncoding, redirects, .refused, cache, request: Void.self, response: Response.self) {
-            domain, key, state, declaration in
+            domain, key, state in
             let key = PlanKey(key)
             let domain = SendableDomain(domain)
-            return { @Sendable in try await EndpointCall.perform(domain.domain, key.path, state, declaration, ()) }
+            return { @Sendable in try await EndpointCall.perform(domain.domain, key.path, state, ()) }
         }
     }
 
@@ -127,8 +129,8 @@ public struct Endpoint<Method: EndpointMethod, Signature>: Sendable {
         cache: CacheMode? = nil
     ) where Signature == nonisolated(nonsending) (Request) async throws -> Response {
         self.init(path, timeout, headers, formEncoding, redirects, otherHosts, cache, request: Request.self, response: Response.self) {
-            domain, key, state, declaration in
-            { request in try await EndpointCall.perform(domain, key, state, declaration, request) }
+            domain, key, state in
+            { request in try await EndpointCall.perform(domain, key, state, request) }
         }
     }
 
@@ -146,8 +148,8 @@ public struct Endpoint<Method: EndpointMethod, Signature>: Sendable {
         formEncoding: FormEncoding = .automatic, redirects: RedirectPolicy? = nil, cache: CacheMode? = nil
     ) where Signature == nonisolated(nonsending) () async throws -> Response {
         self.init(path, timeout, headers, formEncoding, redirects, .refused, cache, request: Void.self, response: Response.self) {
-            domain, key, state, declaration in
-            { try await EndpointCall.perform(domain, key, state, declaration, ()) }
+            domain, key, state in
+            { try await EndpointCall.perform(domain, key, state, ()) }
         }
     }
 
@@ -168,10 +170,10 @@ public struct Endpoint<Method: EndpointMethod, Signature>: Sendable {
         cache: CacheMode? = nil
     ) where Signature == nonisolated(nonsending) @Sendable (Request) async throws -> Response {
         self.init(path, timeout, headers, formEncoding, redirects, otherHosts, cache, request: Request.self, response: Response.self) {
-            domain, key, state, declaration in
+            domain, key, state in
             let key = PlanKey(key)
             let domain = SendableDomain(domain)
-            return { @Sendable request in try await EndpointCall.perform(domain.domain, key.path, state, declaration, request) }
+            return { @Sendable request in try await EndpointCall.perform(domain.domain, key.path, state, request) }
         }
     }
 
@@ -189,10 +191,10 @@ public struct Endpoint<Method: EndpointMethod, Signature>: Sendable {
         formEncoding: FormEncoding = .automatic, redirects: RedirectPolicy? = nil, cache: CacheMode? = nil
     ) where Signature == nonisolated(nonsending) @Sendable () async throws -> Response {
         self.init(path, timeout, headers, formEncoding, redirects, .refused, cache, request: Void.self, response: Response.self) {
-            domain, key, state, declaration in
+            domain, key, state in
             let key = PlanKey(key)
             let domain = SendableDomain(domain)
-            return { @Sendable in try await EndpointCall.perform(domain.domain, key.path, state, declaration, ()) }
+            return { @Sendable in try await EndpointCall.perform(domain.domain, key.path, state, ()) }
         }
     }
 
@@ -200,15 +202,14 @@ public struct Endpoint<Method: EndpointMethod, Signature>: Sendable {
     private init(
         _ path: String, _ timeout: TimeInterval?, _ headers: [String: String], _ formEncoding: FormEncoding,
         _ redirects: RedirectPolicy?, _ otherHosts: OtherHostPolicy, _ cache: CacheMode?, request: Any.Type, response: Any.Type,
-        makeCall: @escaping @Sendable (Domain, AnyKeyPath, EndpointState<Signature>, EndpointDeclaration) -> Signature
+        makeCall: @escaping @Sendable (Domain, AnyKeyPath, EndpointState<Signature>) -> Signature
     ) {
-        declaration = EndpointDeclaration(
+        let declaration = EndpointDeclaration(
             method: Method.method, template: path, timeout: timeout, headers: headers, formEncoding: formEncoding,
             redirects: redirects, otherHosts: otherHosts, cache: cache
         )
-        self.makeCall = makeCall
         let types = InspectedTypes(request: request, response: response)
-        inspect = { endpoint, declaration in
+        state = EndpointState(declaration: declaration, makeCall: makeCall) { endpoint, declaration in
             RequestPlanner.issues(
                 requestType: types.request, endpoint: endpoint, declaration: declaration, responseType: types.response
             )
@@ -239,13 +240,13 @@ public struct Endpoint<Method: EndpointMethod, Signature>: Sendable {
         storage storageKeyPath: ReferenceWritableKeyPath<D, Self>
     ) -> Signature {
         get {
-            let endpoint = instance[keyPath: storageKeyPath]
-            if let mock = endpoint.state.mock.current { return mock }
-            return endpoint.makeCall(instance, storageKeyPath, endpoint.state, endpoint.declaration)
+            let state = instance[keyPath: storageKeyPath].state
+            if let mock = state.mock.current { return state.mockedCall(mock) }
+            return state.makeCall(instance, storageKeyPath, state)
         }
         set {
             // Only the lock-guarded state changes; the wrapper stored in the instance is never written after init.
-            instance[keyPath: storageKeyPath].state.mock.withLock { $0 = newValue }
+            instance[keyPath: storageKeyPath].state.setMock(newValue)
         }
     }
 }
@@ -257,7 +258,7 @@ extension Endpoint: EndpointProtocol {
 
     func declarationIssues(domain: String, name: String, pathPrefix: PathPrefix?) -> [DeclarationError.Issue] {
         let endpoint = EndpointIdentity(domain: domain, name: name, method: declaration.method, template: declaration.template)
-        return inspect(endpoint, declaration) + (pathPrefix?.issues(for: endpoint) ?? [])
+        return state.inspect(endpoint, declaration) + (pathPrefix?.issues(for: endpoint) ?? [])
     }
 }
 

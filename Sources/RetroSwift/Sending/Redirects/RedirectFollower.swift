@@ -34,11 +34,14 @@ enum RedirectFollower {
         // A relative `Location` resolves against the URL requested, which RetroSwift knows when the transport does
         // not say.
         if result.url == nil, request.target != nil || request.absoluteURL != nil { result.url = request.url }
+        // What a refused response leaves behind, kept apart so that the response itself moves into the checks.
+        let stream = result.bodyStream
+        let file = result.downloadedFileURL
         do {
             return try ResponseChecks.checked(result, for: request)
         } catch {
-            result.bodyStream?.discard()
-            if let file = result.downloadedFileURL { try? FileManager.default.removeItem(at: file) }
+            stream?.discard()
+            if let file { try? FileManager.default.removeItem(at: file) }
             throw error
         }
     }
