@@ -265,8 +265,9 @@
             // Only 2xx bodies are reported: error and redirect bodies are not what the caller waits for.
             let counter =
                 isSuccess ? progress.map { DownloadCounter(progress: $0, expected: headers["Content-Length"].flatMap { Int64($0) }) } : nil
-            // The URL the response came from: the requested one, unless a client of the user's followed redirects itself.
-            let requested = response.url ?? URL(string: url)
+            // The URL the response came from: the requested one, unless a client of the user's followed redirects itself;
+            // reported as the string async-http-client has, which RetroSwift parses only if the URL is read.
+            let requested = response.history.last?.request.url ?? url
             if params.responseDestination == .stream && isSuccess {
                 // The stream outlives this call: the whole-request deadline ends here, and from now on the timeout is
                 // how long the body may be silent.
@@ -280,13 +281,17 @@
                     chunks, idleTimeout: .nanoseconds(Self.nanoseconds(ofTimeout: params.timeout ?? defaultTimeout)),
                     translatingErrors: { Self.translate($0, params) },
                     onEnd: { counter?.finish() })
-                return HttpOperationResult(statusCode: status, headers: headers, bodyStream: stream, url: requested)
+                var result = HttpOperationResult(statusCode: status, headers: headers, bodyStream: stream)
+                result.setURL(string: requested)
+                return result
             }
             if params.responseDestination == .file && isSuccess {
                 let file = try await Self.download(
                     response.body, to: temporaryDirectory, budget: budget, counter: counter, activity: activity)
                 counter?.finish()
-                return HttpOperationResult(statusCode: status, headers: headers, downloadedFileURL: file, url: requested)
+                var result = HttpOperationResult(statusCode: status, headers: headers, downloadedFileURL: file)
+                result.setURL(string: requested)
+                return result
             }
             var body = ByteBuffer()
             for try await buffer in response.body {
@@ -297,7 +302,9 @@
                 counter?.add(size)
             }
             counter?.finish()
-            return HttpOperationResult(statusCode: status, headers: headers, body: Data(body.readableBytesView), url: requested)
+            var result = HttpOperationResult(statusCode: status, headers: headers, body: Data(body.readableBytesView))
+            result.setURL(string: requested)
+            return result
         }
 
         private static func download(

@@ -31,10 +31,11 @@ enum CallPipeline {
         do {
             var result = try await InterceptorChain.send(
                 request, through: settings.interceptors, redirects: redirects, to: domain.transport)
-            let source = result.url
-            // The request is captured only when there is a stream to wrap: a copy of it is a dozen retains.
-            result.bodyStream = result.bodyStream?.wrappingFailures { [request] in
-                TransportError.wrapping($0, of: request, at: source)
+            // The request and URL are captured only when there is a stream to wrap: a copy of the request is a dozen
+            // retains, and the URL may still be a string to parse.
+            if let stream = result.bodyStream {
+                let source = result.url
+                result.bodyStream = stream.wrappingFailures { [request] in TransportError.wrapping($0, of: request, at: source) }
             }
             return result
         } catch {

@@ -33,7 +33,7 @@ enum RedirectFollower {
         var result = try await transport.sendRequest(with: request)
         // A relative `Location` resolves against the URL requested, which RetroSwift knows when the transport does
         // not say.
-        if result.url == nil, request.target != nil || request.absoluteURL != nil { result.url = request.url }
+        if !result.reportsURL, request.target != nil || request.absoluteURL != nil { result.url = request.url }
         // What a refused response leaves behind, kept apart so that the response itself moves into the checks.
         let stream = result.bodyStream
         let file = result.downloadedFileURL
