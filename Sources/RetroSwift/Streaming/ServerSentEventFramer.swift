@@ -63,16 +63,16 @@ struct ServerSentEventFramer: StreamFramer {
             name = bytes
             value = []
         }
-        if name.elementsEqual(Self.data) {
+        if name == Self.data {
             if hasData { data.append(StreamByte.lineFeed) }
             data.append(contentsOf: value)
             hasData = true
             if data.count > limit { throw FrameTooLarge(limit: limit, position: "the event whose data reaches line \(number)") }
-        } else if name.elementsEqual(Self.event) {
+        } else if name == Self.event {
             eventType = value.isEmpty ? nil : String(decoding: value, as: UTF8.self)
-        } else if name.elementsEqual(Self.id) {
+        } else if name == Self.id {
             if !value.contains(0) { lastEventID = value.isEmpty ? nil : String(decoding: value, as: UTF8.self) }
-        } else if name.elementsEqual(Self.retry) {
+        } else if name == Self.retry {
             if !value.isEmpty, value.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) {
                 retry = Int(String(decoding: value, as: UTF8.self)) ?? Int.max
             }
@@ -80,10 +80,12 @@ struct ServerSentEventFramer: StreamFramer {
     }
 
     private static let placeholder = LineFramer(breaks: .anyNewline, keepsUnterminatedLine: false, limit: 0)
-    private static let data = Array("data".utf8)
-    private static let event = Array("event".utf8)
-    private static let id = Array("id".utf8)
-    private static let retry = Array("retry".utf8)
+    // Slices, so that a field name compares with `==`: its count first, then its bytes (`elementsEqual` on two
+    // sequences walked both byte by byte).
+    private static let data = ArraySlice("data".utf8)
+    private static let event = ArraySlice("event".utf8)
+    private static let id = ArraySlice("id".utf8)
+    private static let retry = ArraySlice("retry".utf8)
 
     private mutating func dispatch(endingOn line: Int, into frames: inout [Frame]) {
         defer {

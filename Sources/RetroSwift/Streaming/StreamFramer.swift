@@ -125,19 +125,19 @@ struct LineFramer: StreamFramer {
                 index = 1
             }
         }
-        while index < bytes.count {
+        let carriageReturnBreaks = breaks == .anyNewline
+        while let found = UTF8Bytes.firstLineBreak(in: bytes, from: index, carriageReturnBreaks: carriageReturnBreaks) {
+            index = found
             let byte = bytes[index]
-            if byte == StreamByte.lineFeed || (byte == StreamByte.carriageReturn && breaks == .anyNewline) {
-                try emit(bytes[start..<index], onLine)
-                if byte == StreamByte.carriageReturn {
-                    if index + 1 < bytes.count {
-                        if bytes[index + 1] == StreamByte.lineFeed { index += 1 }
-                    } else {
-                        afterCarriageReturn = true
-                    }
+            try emit(bytes[start..<index], onLine)
+            if byte == StreamByte.carriageReturn {
+                if index + 1 < bytes.count {
+                    if bytes[index + 1] == StreamByte.lineFeed { index += 1 }
+                } else {
+                    afterCarriageReturn = true
                 }
-                start = index + 1
             }
+            start = index + 1
             index += 1
         }
         partial.append(contentsOf: bytes[start...])

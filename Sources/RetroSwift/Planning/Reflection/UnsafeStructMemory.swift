@@ -144,6 +144,25 @@ enum UTF8Bytes {
         return text.utf8.first(where: predicate)
     }
 
+    /// The index of the first line feed in `bytes` at or after `start` — or carriage return, when
+    /// `carriageReturnBreaks` — or `nil`: the line scan of every streamed body, byte by byte, without the bounds check
+    /// and reloads an array subscript costs in a loop that also emits lines (callgrind: 18 instructions a byte before).
+    static func firstLineBreak(in bytes: [UInt8], from start: Int, carriageReturnBreaks: Bool) -> Int? {
+        guard start >= 0 else { return nil }
+        // unsafe: the array's own storage, valid for the closure, read below its count.
+        return unsafe bytes.withUnsafeBufferPointer { buffer in
+            var index = start
+            while index < buffer.count {
+                // unsafe: `index` is at least `start` (not negative, checked above) and below the buffer's count.
+                let byte = unsafe buffer[index]
+                // Nearly every byte is above CR (0x0D): one comparison lets it pass.
+                if byte <= 0x0D, byte == 0x0A || (carriageReturnBreaks && byte == 0x0D) { return index }
+                index &+= 1
+            }
+            return nil
+        }
+    }
+
     /// Whether `lhs` and `rhs` have the same UTF-8 bytes once ASCII letters are lowercased, or `nil` when either
     /// string is not contiguous (a bridged one), for the caller to compare another way.
     static func equalIgnoringASCIICase(_ lhs: String, _ rhs: String) -> Bool? {
