@@ -39,6 +39,7 @@ extension ResponseDecodingContext {
 
 extension FramedReader {
     /// The next frame, with an overlong one reported as a ``RequestError`` naming `context`'s endpoint.
+    @inline(__always)  // Into each element's `next()`, as `next()` itself.
     mutating func next(_ context: ResponseDecodingContext) async throws -> Framer.Frame? {
         do {
             return try await next()
