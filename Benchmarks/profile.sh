@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Instructions per call of each side of sections 1 and 2, and per 64 KiB block of section 6's events parsed in
-# memory, counted by callgrind (deterministic, unlike time on a shared machine): each mode runs at two iteration
-# counts and the difference is divided by the extra calls, which cancels start-up and warm-up. Needs valgrind
-# (apt-get install valgrind).
+# memory (as Server-Sent Events and as JSON Lines), counted by callgrind (deterministic, unlike time on a shared
+# machine): each mode runs at two iteration counts and the difference is divided by the extra calls, which cancels
+# start-up and warm-up. Needs valgrind (apt-get install valgrind).
 #   Benchmarks/profile.sh              # the table
 #   Benchmarks/profile.sh --annotate   # also the top functions of the RetroSwift request-building run
 set -euo pipefail
@@ -35,11 +35,14 @@ bare=$(instructions bare-1k)
 retro1k=$(instructions retroswift-1k)
 sseHand=$(instructions sse-hand 20 120)
 sseRetro=$(instructions sse-retroswift 20 120)
+linesHand=$(instructions jsonl-hand 20 120)
+linesRetro=$(instructions jsonl-retroswift 20 120)
 echo "| comparison | baseline instructions per call | RetroSwift instructions per call | ratio |"
 echo "| --- | --- | --- | --- |"
 awk -v h="$hand" -v r="$retro" 'BEGIN { printf "| request building (6 fields) | %d | %d | %.3f |\n", h, r, r / h }'
 awk -v b="$bare" -v r="$retro1k" 'BEGIN { printf "| response decoding 1 KB | %d | %d | %.3f |\n", b, r, r / b }'
 awk -v h="$sseHand" -v r="$sseRetro" 'BEGIN { printf "| Server-Sent Events, a 64 KiB block (900 events) | %d | %d | %.3f |\n", h, r, r / h }'
+awk -v h="$linesHand" -v r="$linesRetro" 'BEGIN { printf "| JSON Lines, a 64 KiB block (the same events) | %d | %d | %.3f |\n", h, r, r / h }'
 
 if [[ "${1:-}" == "--annotate" ]]; then
     echo

@@ -29,6 +29,39 @@ public enum StreamingFixture {
         }
         return (Data(text.utf8), events)
     }()
+
+    /// The same events as JSON Lines: each event's JSON on a line of its own, up to 64 KiB.
+    public static let lines: (bytes: Data, lines: Int) = {
+        var text = ""
+        var lines = 0
+        while true {
+            let line = "{\"n\":\(lines),\"text\":\"the quick brown fox jumps over the lazy dog \(lines % 97)\"}\n"
+            guard text.utf8.count + line.utf8.count <= 65_536 else { break }
+            text += line
+            lines += 1
+        }
+        return (Data(text.utf8), lines)
+    }()
+}
+
+/// JSON Lines parsed by hand: lines split at LF, each decoded with the same `JSONDecoder`.
+public struct HandWrittenLineParser {
+    private var pending: [UInt8] = []
+    private let decoder = JSONDecoder()
+    public private(set) var lines = 0
+
+    public init() {}
+
+    public mutating func feed(_ chunk: some Sequence<UInt8>) throws {
+        pending.append(contentsOf: chunk)
+        var start = 0
+        for index in pending.indices where pending[index] == 0x0A {
+            consume(try decoder.decode(Tick.self, from: Data(pending[start..<index])))
+            lines += 1
+            start = index + 1
+        }
+        pending.removeFirst(start)
+    }
 }
 
 /// The same stream parsed by hand, as careful code reading raw chunks would: events split at the blank line, the

@@ -4,14 +4,14 @@ import RetroSwift
 
 // Runs one side of a section 1 or 2 comparison in a plain loop, for profilers: `profile.sh` runs it under
 // callgrind at two iteration counts and divides the difference. Usage: call-loop <mode> <iterations>, where mode
-// is hand, retroswift, bare-1k, retroswift-1k, sse-hand, sse-retroswift or e2e-<client>-<get|post> (see endToEnd).
+// is hand, retroswift, bare-1k, retroswift-1k, sse-hand, sse-retroswift, jsonl-hand, jsonl-retroswift or e2e-<client>-<get|post> (see endToEnd).
 //
 // A synchronous main that waits for a detached task: valgrind crashes on an `async` main on Linux, where the main
 // thread parks in libdispatch.
 
 let arguments = CommandLine.arguments
 guard arguments.count == 3, let iterations = Int(arguments[2]), let run = CallLoop.loop(named: arguments[1]) else {
-    let modes = "hand|retroswift|bare-1k|retroswift-1k|sse-hand|sse-retroswift|e2e-<raw-urlsession|urlsession|raw-ahc|ahc>-<get|post>"
+    let modes = "hand|retroswift|bare-1k|retroswift-1k|sse-hand|sse-retroswift|jsonl-hand|jsonl-retroswift|e2e-<client>-<get|post>"
     FileHandle.standardError.write(Data("usage: call-loop \(modes) <iterations>\n".utf8))
     exit(2)
 }
@@ -89,6 +89,30 @@ enum CallLoop {
                         events += 1
                     }
                     guard events == block.events else { throw CocoaError(.coderReadCorrupt) }
+                }
+            }
+        case "jsonl-hand":
+            // The same events as JSON Lines, parsed by hand.
+            let lines = StreamingFixture.lines
+            return { count in
+                for _ in 0..<count {
+                    var parser = HandWrittenLineParser()
+                    try parser.feed(lines.bytes)
+                    guard parser.lines == lines.lines else { throw CocoaError(.coderReadCorrupt) }
+                }
+            }
+        case "jsonl-retroswift":
+            let lines = StreamingFixture.lines
+            let context = ResponseDecodingContext(
+                decoder: JSONDecoder(), endpoint: EndpointIdentity(domain: "Bench", name: "lines", method: .get, template: "/lines"))
+            return { count in
+                for _ in 0..<count {
+                    var read = 0
+                    for try await tick in JSONLines<Tick>(body: HTTPBodyStream(lines.bytes), context: context) {
+                        keep(tick)
+                        read += 1
+                    }
+                    guard read == lines.lines else { throw CocoaError(.coderReadCorrupt) }
                 }
             }
         default:
