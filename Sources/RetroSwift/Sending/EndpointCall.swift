@@ -11,8 +11,10 @@ enum EndpointCall {
         let params = try buildParams(domain, key, state, state.declaration, request, Response.self, settings)
         let decoding = ResponseDecodingContext(
             decoder: settings.jsonDecoder, endpoint: params.endpoint, responseLimits: params.responseLimits)
+        // `consume`: the request is not needed after this, and without it the call copied it (callgrind: 1,200
+        // instructions).
         let result = try await CallPipeline.send(
-            params, of: domain, settings: settings, redirects: state.declaration.redirects ?? settings.redirectPolicy,
+            consume params, of: domain, settings: settings, redirects: state.declaration.redirects ?? settings.redirectPolicy,
             cacheMode: state.declaration.cache ?? .standard)
         return try decoding.decode(Response.self, from: result)
     }
