@@ -68,16 +68,22 @@ public final class E2EServerProcess: Sendable {
     /// The `--serve` side: answers GET /catalog with the 1 KB document (and `/catalog/fresh` and
     /// `/catalog/revalidated` with it, for the cache), GET /catalog/large with the 100 KB one, a POST to either with
     /// `{"ok":true}` and
-    /// GET /events?count=N with N copies of ``StreamingFixture/block`` (a `text/event-stream`) on
+    /// GET /events?count=N with N copies of ``StreamingFixture/block`` (a `text/event-stream`), GET /lines?count=N with
+    /// N copies of ``StreamingFixture/lines`` (JSON Lines) on
     /// 127.0.0.1, prints the port, and returns when standard input closes, so the server never outlives its parent.
     public static func serve() async throws {
         let catalog = try JSONEncoder().encode(E2EPayload.sample)
         let largeCatalog = try JSONEncoder().encode(E2EPayload.large)
         let block = StreamingFixture.block.bytes
+        let lines = StreamingFixture.lines.bytes
         let server = try await TestServer.start(recordingBodies: false) { request in
             if request.encodedPath == "/events" {
                 let count = Int(request.queryItems.first { $0.name == "count" }?.value ?? "1") ?? 1
                 return ScriptedResponse(headers: [("Content-Type", "text/event-stream")], body: block, behavior: .repeated(count: count))
+            }
+            if request.encodedPath == "/lines" {
+                let count = Int(request.queryItems.first { $0.name == "count" }?.value ?? "1") ?? 1
+                return ScriptedResponse(headers: [("Content-Type", "application/jsonl")], body: lines, behavior: .repeated(count: count))
             }
             // The cache benchmark's two: fresh for an hour, and revalidated every time (a 304 to its ETag).
             if request.encodedPath == "/catalog/fresh" {

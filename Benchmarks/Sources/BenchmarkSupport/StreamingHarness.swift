@@ -44,11 +44,20 @@ public enum StreamingFixture {
     }()
 }
 
+/// A parser written by hand for one of the stream formats, fed raw chunks.
+public protocol HandWrittenStreamParser {
+    init()
+    /// The elements decoded so far.
+    var elements: Int { get }
+    mutating func feed(_ chunk: some Sequence<UInt8>) throws
+}
+
 /// JSON Lines parsed by hand: lines split at LF, each decoded with the same `JSONDecoder`.
-public struct HandWrittenLineParser {
+public struct HandWrittenLineParser: HandWrittenStreamParser {
     private var pending: [UInt8] = []
     private let decoder = JSONDecoder()
     public private(set) var lines = 0
+    public var elements: Int { lines }
 
     public init() {}
 
@@ -66,10 +75,11 @@ public struct HandWrittenLineParser {
 
 /// The same stream parsed by hand, as careful code reading raw chunks would: events split at the blank line, the
 /// `data: ` prefix dropped, the JSON decoded.
-public struct HandWrittenEventParser {
+public struct HandWrittenEventParser: HandWrittenStreamParser {
     private var pending: [UInt8] = []
     private let decoder = JSONDecoder()
     public private(set) var events = 0
+    public var elements: Int { events }
 
     public init() {}
 
@@ -103,6 +113,11 @@ public enum StreamingClient: String, CaseIterable, Sendable {
     /// RetroSwift's raw chunks with the hand-written parser: how much of the gap is the body stream, how much parsing.
     case bodyStreamAsyncHTTPClient = "HTTPBodyStream on AsyncHTTPClientTransport + hand-written parser"
     case bodyStreamURLSession = "HTTPBodyStream on URLSessionTransport + hand-written parser"
+    /// The same events as JSON Lines, from `/lines`.
+    case rawURLSessionLines = "raw URLSession data task + hand-written line parser (baseline)"
+    case retroSwiftURLSessionLines = "JSONLines on URLSessionTransport"
+    case rawAsyncHTTPClientLines = "raw async-http-client + hand-written line parser (baseline)"
+    case retroSwiftAsyncHTTPClientLines = "JSONLines on AsyncHTTPClientTransport"
 }
 
 final class StreamingApi: Domain, @unchecked Sendable {
@@ -112,6 +127,7 @@ final class StreamingApi: Domain, @unchecked Sendable {
 
     @Get("/events", timeout: 600) var events: (EventsRequest) async throws -> ServerSentEvents<Tick>
     @Get("/events", timeout: 600) var chunks: (EventsRequest) async throws -> HTTPBodyStream
+    @Get("/lines", timeout: 600) var lines: (EventsRequest) async throws -> JSONLines<Tick>
 }
 
 /// Streams `blocks` copies of ``StreamingFixture/block`` from the server and counts the events, each way.
@@ -119,7 +135,8 @@ public final class StreamingHarness: Sendable {
     let baseURL: URL
     let urlSessionApi: StreamingApi
     let asyncHTTPClientApi: StreamingApi
-    let rawSession: RawEventSession
+    let rawSession: RawEventSession<HandWrittenEventParser>
+    let rawLineSession: RawEventSession<HandWrittenLineParser>
 
     public init(baseURL: URL) {
         self.baseURL = baseURL
@@ -130,6 +147,7 @@ public final class StreamingHarness: Sendable {
         asyncHTTPClientTransport.setConfiguration(baseURL: baseURL, sharedHeaders: nil)
         asyncHTTPClientApi = StreamingApi(transport: asyncHTTPClientTransport)
         rawSession = RawEventSession()
+        rawLineSession = RawEventSession()
     }
 
     /// Reads one stream of `blocks` blocks and returns its event count.
@@ -160,25 +178,60 @@ public final class StreamingHarness: Sendable {
             count = parser.events
         case .rawURLSession:
             count = try await rawSession.read(URL(string: baseURL.absoluteString + "/events?count=\(blocks)")!)
+        case .retroSwiftURLSessionLines, .retroSwiftAsyncHTTPClientLines:
+            let api = client == .retroSwiftURLSessionLines ? urlSessionApi : asyncHTTPClientApi
+            for try await tick in try await api.lines(.init(count: blocks)) {
+                consume(tick)
+                count += 1
+            }
+        case .rawAsyncHTTPClientLines:
+            let response = try await HTTPClient.shared.execute(
+                HTTPClientRequest(url: baseURL.absoluteString + "/lines?count=\(blocks)"), timeout: .seconds(600))
+            guard response.status.code == 200 else { throw URLError(.badServerResponse) }
+            var parser = HandWrittenLineParser()
+            for try await buffer in response.body { try parser.feed(buffer.readableBytesView) }
+            count = parser.lines
+        case .rawURLSessionLines:
+            count = try await rawLineSession.read(URL(string: baseURL.absoluteString + "/lines?count=\(blocks)")!)
         }
-        guard count == blocks * StreamingFixture.block.events else { throw URLError(.cannotParseResponse) }
+        guard count == blocks * client.elementsPerBlock else { throw URLError(.cannotParseResponse) }
         return count
+    }
+}
+
+extension StreamingClient {
+    /// Whether this client reads the JSON Lines stream rather than the Server-Sent Events one.
+    var readsLines: Bool {
+        switch self {
+        case .rawURLSessionLines, .retroSwiftURLSessionLines, .rawAsyncHTTPClientLines, .retroSwiftAsyncHTTPClientLines: true
+        default: false
+        }
+    }
+
+    /// How many elements a block of the stream this client reads holds.
+    public var elementsPerBlock: Int {
+        readsLines ? StreamingFixture.lines.lines : StreamingFixture.block.events
+    }
+
+    /// How many bytes a block of the stream this client reads holds.
+    public var bytesPerBlock: Int {
+        readsLines ? StreamingFixture.lines.bytes.count : StreamingFixture.block.bytes.count
     }
 }
 
 /// A URLSession data task whose delegate parses each piece as it arrives, the lightest way to read a stream with
 /// URLSession by hand (swift-corelibs-foundation has no `bytes(for:)`).
-final class RawEventSession: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+final class RawEventSession<Parser: HandWrittenStreamParser>: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     // @unchecked Sendable: `state` is touched only from the session's serial delegate queue while one read runs, and
     // from `read` before the task starts.
-    private var parser = HandWrittenEventParser()
+    private var parser = Parser()
     private var failure: (any Error)?
     private var continuation: CheckedContinuation<Int, any Error>?
     private lazy var session = URLSession(configuration: .ephemeral, delegate: self, delegateQueue: nil)
 
     func read(_ url: URL) async throws -> Int {
         try await withCheckedThrowingContinuation { continuation in
-            parser = HandWrittenEventParser()
+            parser = Parser()
             failure = nil
             self.continuation = continuation
             session.dataTask(with: url).resume()
@@ -197,6 +250,6 @@ final class RawEventSession: NSObject, URLSessionDataDelegate, @unchecked Sendab
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         let continuation = self.continuation
         self.continuation = nil
-        if let error = failure ?? error { continuation?.resume(throwing: error) } else { continuation?.resume(returning: parser.events) }
+        if let error = failure ?? error { continuation?.resume(throwing: error) } else { continuation?.resume(returning: parser.elements) }
     }
 }

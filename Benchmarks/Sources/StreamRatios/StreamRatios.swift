@@ -4,13 +4,13 @@ import Foundation
 
 /// Streaming throughput measured in pairs: every round reads the same Server-Sent Events stream with
 /// `ServerSentEvents` on a RetroSwift transport and with the same client by hand (raw chunks, a hand-written
-/// parser, the same JSON decoding), back to back, alternating which goes first. The server is `e2e-ratios --serve`
-/// in a process of its own.
+/// parser, the same JSON decoding), back to back, alternating which goes first; then the same events as JSON Lines
+/// with `JSONLines`. The server is `e2e-ratios --serve` in a process of its own.
 @main
 struct StreamRatios: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stream-ratios",
-        abstract: "Paired streaming throughput: ServerSentEvents against the same stream parsed by hand."
+        abstract: "Paired streaming throughput: ServerSentEvents and JSONLines against the same streams parsed by hand."
     )
 
     @Option(help: "Rounds per comparison.")
@@ -24,9 +24,9 @@ struct StreamRatios: AsyncParsableCommand {
         let server = try E2EServerProcess.start(running.deletingLastPathComponent().appendingPathComponent("e2e-ratios"))
         defer { server.stop() }
         let harness = StreamingHarness(baseURL: server.baseURL)
-        let events = Double(blocks * StreamingFixture.block.events) * Double(rounds)
-        let megabytes = Double(blocks * StreamingFixture.block.bytes.count) * Double(rounds) / 1_048_576
-        print("Streams of \(blocks) blocks (\(blocks * StreamingFixture.block.events) events, \(blocks / 16) MiB), \(rounds) rounds.\n")
+        print(
+            "Streams of \(blocks) blocks (\(blocks * StreamingFixture.block.events) events, or \(blocks * StreamingFixture.lines.lines) "
+                + "JSON Lines, \(blocks / 16) MiB), \(rounds) rounds.\n")
         print("| transport | RetroSwift / by hand | events/s by hand | events/s RetroSwift | MB/s by hand | MB/s RetroSwift |")
         print("| --- | --- | --- | --- | --- | --- |")
         for (name, raw, ours) in [
@@ -34,8 +34,12 @@ struct StreamRatios: AsyncParsableCommand {
             ("async-http-client", .rawAsyncHTTPClient, .retroSwiftAsyncHTTPClient),
             ("URLSession, raw chunks (HTTPBodyStream + the hand-written parser)", .rawURLSession, .bodyStreamURLSession),
             ("async-http-client, raw chunks (HTTPBodyStream + the hand-written parser)", .rawAsyncHTTPClient, .bodyStreamAsyncHTTPClient),
+            ("URLSession, JSON Lines", .rawURLSessionLines, .retroSwiftURLSessionLines),
+            ("async-http-client, JSON Lines", .rawAsyncHTTPClientLines, .retroSwiftAsyncHTTPClientLines),
         ] {
             let (rawTime, oursTime) = try await pairedTimes(harness, raw: raw, ours: ours)
+            let events = Double(blocks * ours.elementsPerBlock) * Double(rounds)
+            let megabytes = Double(blocks * ours.bytesPerBlock) * Double(rounds) / 1_048_576
             let row = [
                 name, String(format: "%.3f", rawTime / oursTime),
                 String(format: "%.0f", events / rawTime), String(format: "%.0f", events / oursTime),
