@@ -18,34 +18,27 @@ public struct Tick: Decodable, Sendable {
 /// The streamed body: a 64 KiB block of `data: {...}` events ending on an event boundary, served again and again.
 public enum StreamingFixture {
     /// The block, and how many events it holds.
-    public static let block: (bytes: Data, events: Int) = {
-        var text = ""
-        var events = 0
-        while true {
-            let event = "data: {\"n\":\(events),\"text\":\"the quick brown fox jumps over the lazy dog \(events % 97)\"}\n\n"
-            guard text.utf8.count + event.utf8.count <= 65_536 else { break }
-            text += event
-            events += 1
-        }
-        return (Data(text.utf8), events)
-    }()
+    public static let block: (bytes: Data, events: Int) = filled { "data: \($0)\n\n" }
 
     /// The same events as JSON Lines: each event's JSON on a line of its own, up to 64 KiB.
-    public static let lines: (bytes: Data, lines: Int) = {
+    public static let lines: (bytes: Data, lines: Int) = filled { "\($0)\n" }
+
+    /// 64 KiB at most of the events' JSON, each framed by `frame`, and how many fit.
+    private static func filled(framing frame: (String) -> String) -> (Data, Int) {
         var text = ""
-        var lines = 0
+        var count = 0
         while true {
-            let line = "{\"n\":\(lines),\"text\":\"the quick brown fox jumps over the lazy dog \(lines % 97)\"}\n"
-            guard text.utf8.count + line.utf8.count <= 65_536 else { break }
-            text += line
-            lines += 1
+            let element = frame("{\"n\":\(count),\"text\":\"the quick brown fox jumps over the lazy dog \(count % 97)\"}")
+            guard text.utf8.count + element.utf8.count <= 65_536 else { break }
+            text += element
+            count += 1
         }
-        return (Data(text.utf8), lines)
-    }()
+        return (Data(text.utf8), count)
+    }
 }
 
 /// A parser written by hand for one of the stream formats, fed raw chunks.
-public protocol HandWrittenStreamParser {
+public protocol HandWrittenStreamParser: SendableMetatype {
     init()
     /// The elements decoded so far.
     var elements: Int { get }

@@ -68,56 +68,57 @@ enum CallLoop {
                 for _ in 0..<count { keep(try await api.catalog()) }
             }
         case "sse-hand":
-            // Section 6's streams without the network: one 64 KiB block of events a call, parsed by hand.
-            let block = StreamingFixture.block
-            return { count in
-                for _ in 0..<count {
-                    var parser = HandWrittenEventParser()
-                    try parser.feed(block.bytes)
-                    guard parser.events == block.events else { throw CocoaError(.coderReadCorrupt) }
-                }
-            }
+            // Section 6's streams without the network: one 64 KiB block a call, parsed by hand.
+            return handParsed(HandWrittenEventParser.self, StreamingFixture.block)
         case "sse-retroswift":
-            let block = StreamingFixture.block
-            let context = ResponseDecodingContext(
-                decoder: JSONDecoder(), endpoint: EndpointIdentity(domain: "Bench", name: "events", method: .get, template: "/events"))
-            return { count in
-                for _ in 0..<count {
-                    var events = 0
-                    for try await tick in ServerSentEvents<Tick>(body: HTTPBodyStream(block.bytes), context: context) {
-                        keep(tick)
-                        events += 1
-                    }
-                    guard events == block.events else { throw CocoaError(.coderReadCorrupt) }
-                }
-            }
+            let context = context(template: "/events")
+            return parsed(StreamingFixture.block) { ServerSentEvents<Tick>(body: HTTPBodyStream($0), context: context) }
         case "jsonl-hand":
-            // The same events as JSON Lines, parsed by hand.
-            let lines = StreamingFixture.lines
-            return { count in
-                for _ in 0..<count {
-                    var parser = HandWrittenLineParser()
-                    try parser.feed(lines.bytes)
-                    guard parser.lines == lines.lines else { throw CocoaError(.coderReadCorrupt) }
-                }
-            }
+            // The same events as JSON Lines.
+            return handParsed(HandWrittenLineParser.self, StreamingFixture.lines)
         case "jsonl-retroswift":
-            let lines = StreamingFixture.lines
-            let context = ResponseDecodingContext(
-                decoder: JSONDecoder(), endpoint: EndpointIdentity(domain: "Bench", name: "lines", method: .get, template: "/lines"))
-            return { count in
-                for _ in 0..<count {
-                    var read = 0
-                    for try await tick in JSONLines<Tick>(body: HTTPBodyStream(lines.bytes), context: context) {
-                        keep(tick)
-                        read += 1
-                    }
-                    guard read == lines.lines else { throw CocoaError(.coderReadCorrupt) }
-                }
-            }
+            let context = context(template: "/lines")
+            return parsed(StreamingFixture.lines) { JSONLines<Tick>(body: HTTPBodyStream($0), context: context) }
         default:
             return endToEnd(named: name)
         }
+    }
+
+    /// Parses `fixture`'s block by hand, once a call, checking the count.
+    static func handParsed<Parser: HandWrittenStreamParser>(
+        _: Parser.Type, _ block: (Data, Int)
+    ) -> @Sendable (Int) async throws -> Void {
+        let fixture = (bytes: block.0, count: block.1)
+        return { count in
+            for _ in 0..<count {
+                var parser = Parser()
+                try parser.feed(fixture.bytes)
+                guard parser.elements == fixture.count else { throw CocoaError(.coderReadCorrupt) }
+            }
+        }
+    }
+
+    /// Reads `fixture`'s block through the sequence `read` makes of it, once a call, checking the count.
+    static func parsed<Elements: AsyncSequence & Sendable>(
+        _ block: (Data, Int), _ read: @escaping @Sendable (Data) -> Elements
+    ) -> @Sendable (Int) async throws -> Void {
+        let fixture = (bytes: block.0, count: block.1)
+        return { count in
+            for _ in 0..<count {
+                var elements = 0
+                for try await element in read(fixture.bytes) {
+                    keep(element)
+                    elements += 1
+                }
+                guard elements == fixture.count else { throw CocoaError(.coderReadCorrupt) }
+            }
+        }
+    }
+
+    /// The decoding context of a stream benchmarked without the network.
+    static func context(template: String) -> ResponseDecodingContext {
+        ResponseDecodingContext(
+            decoder: JSONDecoder(), endpoint: EndpointIdentity(domain: "Bench", name: "stream", method: .get, template: template))
     }
 
     /// `e2e-<client>-<get|post>`, client one of raw-urlsession, urlsession, raw-ahc, ahc: section 3's calls against

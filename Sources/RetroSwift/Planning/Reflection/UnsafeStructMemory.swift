@@ -163,15 +163,16 @@ enum UTF8Bytes {
         }
     }
 
-    /// Whether `lhs` and `rhs` have the same UTF-8 bytes once ASCII letters are lowercased, or `nil` when either
-    /// string is not contiguous (a bridged one), for the caller to compare another way.
-    static func equalIgnoringASCIICase(_ lhs: String, _ rhs: String) -> Bool? {
+    /// Whether `lhs` and `rhs` have the same UTF-8 bytes once ASCII letters are lowercased.
+    static func equalIgnoringASCIICase(_ lhs: String, _ rhs: String) -> Bool {
         // unsafe: both buffers are the strings' own storage (or copies of small strings), valid for their closures,
         // and read only within their counts by `equalIgnoringASCIICase` below.
         let equal: Bool?? = unsafe lhs.utf8.withContiguousStorageIfAvailable { left in
             unsafe rhs.utf8.withContiguousStorageIfAvailable { right in unsafe equalIgnoringASCIICase(left, right) }
         }
-        return equal ?? nil
+        if let equal, let equal { return equal }
+        // A bridged string may not be contiguous, and is walked byte by byte.
+        return lhs.utf8.count == rhs.utf8.count && zip(lhs.utf8, rhs.utf8).allSatisfy { asciiLowercase($0) == asciiLowercase($1) }
     }
 
     private static func equalIgnoringASCIICase(_ lhs: UnsafeBufferPointer<UInt8>, _ rhs: UnsafeBufferPointer<UInt8>) -> Bool {
