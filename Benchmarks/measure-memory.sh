@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Peak resident memory of a 200 MB @FormFile upload from a file URL, a 1 GB DownloadedFile download (and the same
-# body asked for in memory, which must be refused), a walk of
+# body asked for in memory, which must be refused, plain and as a gzip bomb), a walk of
 # 1,000 and of 100,000 paginated items (pages of 100), and a 1 GB Server-Sent Events stream, through both transports, against a local server in its own
 # process. Usage: Benchmarks/measure-memory.sh [upload MB] [download MB]
 set -euo pipefail
@@ -19,6 +19,9 @@ for transport in urlsession asynchttpclient; do
     "$probe" download --port "$port" --megabytes "$download_mb" --transport "$transport"
     # The same body asked for in memory: refused at its Content-Length, before it is read (ResponseLimits).
     "$probe" oversized --port "$port" --megabytes "$download_mb" --transport "$transport"
+    # A gzip body inflating to the same size, asked for in memory: refused at ResponseLimits.maxBodyBytes (64 MiB)
+    # counted after decompression, while it arrives.
+    "$probe" bomb --port "$port" --megabytes "$download_mb" --transport "$transport"
     # The same walk at two lengths: one page held at a time means the same peak for both.
     "$probe" walk --port "$port" --items 1000 --transport "$transport"
     "$probe" walk --port "$port" --items 100000 --transport "$transport"

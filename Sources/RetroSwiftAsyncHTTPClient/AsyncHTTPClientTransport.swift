@@ -126,27 +126,31 @@
         ///   `CancellationError` when the calling task was cancelled, `RequestError` when the transport is not
         ///   configured.
         public func sendRequest(with params: HttpRequestParams) async throws -> HttpOperationResult {
+            let timeout = Self.nanoseconds(ofTimeout: params.timeout ?? defaultTimeout)
+            if params.responseDestination == .stream {
+                // Parts go to the stream from the event loop as they are parsed (StreamingResponseDelegate).
+                do {
+                    return try await StreamingResponseDelegate.send(
+                        try makeStreamingRequest(params), params: params, through: streamingClient, timeout: .nanoseconds(timeout),
+                        translate: { Self.translate($0, params) })
+                } catch {
+                    throw Self.translate(error, params)
+                }
+            }
             let progress = params.progress
             let request = try makeRequest(params, progress: progress)
-            let timeout = Self.nanoseconds(ofTimeout: params.timeout ?? defaultTimeout)
             let deadline = ContinuousClock.now + .nanoseconds(timeout)
             do {
                 // The timeout bounds the wait for the head (async-http-client's deadline, connecting and waiting for a
                 // pooled connection included), and then each silence of the body, as URLSession's does: a body that
                 // keeps arriving completes however long it takes, and one that stops fails with `.timedOut`.
-                if params.responseDestination != .stream, client === Self.failFastClient,
-                    let timed = Self.failFastClient(readTimeout: timeout)
-                {
+                if client === Self.failFastClient, let timed = Self.failFastClient(readTimeout: timeout) {
                     // The body's silence is the idle read timeout of a sibling of the default client, which the
                     // connection's own timer enforces at no cost per call.
                     let response = try await execute(request, params: params, on: timed, timeout: timeout, deadline: deadline)
                     return try await result(from: response, url: request.url, params: params, progress: progress, activity: nil)
                 }
                 let response = try await execute(request, params: params, on: nil, timeout: timeout, deadline: deadline)
-                // A 2xx stream returns with its head; its body's silence is bounded as it is read (HTTPBodyStream).
-                if params.responseDestination == .stream && (200..<300).contains(response.status.code) {
-                    return try await result(from: response, url: request.url, params: params, progress: progress, activity: nil)
-                }
                 // A client of the user's own: a watchdog task bounds the body's silence.
                 return try await Self.withIdleTimeout(.nanoseconds(timeout)) { activity in
                     try await self.result(from: response, url: request.url, params: params, progress: progress, activity: activity)
@@ -164,7 +168,7 @@
             _ request: HTTPClientRequest, params: HttpRequestParams, on chosen: HTTPClient?, timeout: Int64,
             deadline: ContinuousClock.Instant
         ) async throws -> HTTPClientResponse {
-            let client = chosen ?? (params.responseDestination == .stream ? streamingClient : client)
+            let client = chosen ?? client
             do {
                 return try await client.execute(request, timeout: .nanoseconds(timeout))
             } catch ChannelError.ioOnClosedChannel where params.method.isIdempotent {
@@ -236,6 +240,39 @@
             return request
         }
 
+        /// The request of a streamed call, for async-http-client's delegate API: exactly what RetroSwift resolved, as
+        /// ``makeRequest(_:progress:)`` makes it. A body other than bytes in memory is read in a task of its own and
+        /// written as the connection takes it.
+        private func makeStreamingRequest(_ params: HttpRequestParams) throws -> HTTPClient.Request {
+            var headers = HTTPHeaders()
+            for header in params.headerFields {
+                headers.add(name: header.name, value: header.value)
+            }
+            var body: HTTPClient.Body?
+            if let requestBody = params.body {
+                if case .data(let data) = requestBody.content {
+                    body = .bytes(data)
+                } else {
+                    let length = try requestBody.contentLength()
+                    let chunks = BodyByteStream(body: requestBody, length: length, progress: nil)
+                    body = .stream(contentLength: length) { writer in
+                        let written = HTTPClient.defaultEventLoopGroup.any().makePromise(of: Void.self)
+                        written.completeWithTask {
+                            for try await chunk in chunks { try await writer.write(.byteBuffer(chunk)).get() }
+                        }
+                        return written.futureResult
+                    }
+                }
+            }
+            var tlsConfiguration: TLSConfiguration?
+            if let authorities = params.serverTrust?.certificateAuthorities, !authorities.isEmpty {
+                tlsConfiguration = try Self.tlsConfiguration(trusting: authorities)
+            }
+            return try HTTPClient.Request(
+                url: params.urlString, method: HTTPMethod(rawValue: params.method.rawValue), headers: headers, body: body,
+                tlsConfiguration: tlsConfiguration)
+        }
+
         /// Parsed certificates of the authorities domains trust, so a call parses none: a handful per process.
         private static let trustRoots = Locked<[[Data]: [NIOSSLCertificate]]>([:])
 
@@ -268,23 +305,6 @@
             // The URL the response came from: the requested one, unless a client of the user's followed redirects itself;
             // reported as the string async-http-client has, which RetroSwift parses only if the URL is read.
             let requested = response.history.last?.request.url ?? url
-            if params.responseDestination == .stream && isSuccess {
-                // The stream outlives this call: the whole-request deadline ends here, and from now on the timeout is
-                // how long the body may be silent.
-                let counted = Locked(budget)
-                let chunks = response.body.map { buffer in
-                    try counted.withLock { try $0.add(buffer.readableBytes) }
-                    counter?.add(buffer.readableBytes)
-                    return Data(buffer.readableBytesView)
-                }
-                let stream = HTTPBodyStream.reading(
-                    chunks, idleTimeout: .nanoseconds(Self.nanoseconds(ofTimeout: params.timeout ?? defaultTimeout)),
-                    translatingErrors: { Self.translate($0, params) },
-                    onEnd: { counter?.finish() })
-                var result = HttpOperationResult(statusCode: status, headers: headers, bodyStream: stream)
-                result.setURL(string: requested)
-                return result
-            }
             if params.responseDestination == .file && isSuccess {
                 let file = try await Self.download(
                     response.body, to: temporaryDirectory, budget: budget, counter: counter, activity: activity)
@@ -330,7 +350,7 @@
 
         /// ``translate(_:)``, and a response the client's parser or decompressor refused as RetroSwift's own checks would
         /// have refused it: a malformed response (a broken `Content-Length`, a bare CR in a field) or one over the limits.
-        private static func translate(_ error: any Error, _ params: HttpRequestParams) -> any Error {
+        static func translate(_ error: any Error, _ params: HttpRequestParams) -> any Error {
             func refused(_ kind: RequestError.Kind, _ reason: String) -> RequestError {
                 RequestError(kind, endpoint: params.endpoint, reason: "the response is refused: " + reason, underlyingError: error)
             }

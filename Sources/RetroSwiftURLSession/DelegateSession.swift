@@ -28,7 +28,14 @@ final class DelegateSession: Sendable {
 
     init(configuration: URLSessionConfiguration) {
         delegate = DelegateSessionDelegate()
-        session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
+        #if canImport(FoundationNetworking)
+            // Holds libcurl to the delegate's pace, so a body is counted against its limits as it arrives rather than
+            // queued whole first (BoundedDelegateQueue).
+            let queue: OperationQueue? = BoundedDelegateQueue()
+        #else
+            let queue: OperationQueue? = nil
+        #endif
+        session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
     }
 
     deinit {
@@ -87,13 +94,44 @@ private final class DelegateSessionCall: @unchecked Sendable {
     var writer: HTTPBodyStream.Writer?
     /// Suspends and resumes the streamed task as the reader falls behind and catches up (Apple platforms).
     var suspension: SuspensionGate?
-    var body = Data()
+    /// The pieces of a body held in memory, joined once at the end: appending each to one `Data` copied the body
+    /// again and again as it grew (64 MiB in 16 KiB pieces took 4 s on Linux).
+    var pieces: [Data] = []
+    var pieceBytes = 0
+
+    /// The body held in memory, in one piece.
+    var body: Data {
+        if pieces.count == 1 { return pieces[0] }
+        var body = Data(capacity: pieceBytes)
+        for piece in pieces { body.append(piece) }
+        return body
+    }
     var writeError: (any Error)?
+    /// Whether the call has returned: at the head for a stream, or at a failure of the body's own (``fail(_:)``).
+    var hasReturned = false
 
     /// The 2xx body's size from `Content-Length`, when the server sent one.
     var expectedBytes: Int64? {
         guard let length = response?.expectedContentLength, length >= 0 else { return nil }
         return length
+    }
+
+    /// Ends the call with `error` now, before URLSession ends the task: on Linux a cancelled task ends only once
+    /// libcurl has read and decompressed what the connection already holds (3.8 s for a gzip bomb's 6.7 MB,
+    /// inflating to a gigabyte), so the caller would wait for that. What still arrives is dropped.
+    func fail(_ error: any Error) {
+        writeError = error
+        if let writer {
+            writer.finish(throwing: error)
+        } else if !hasReturned {
+            hasReturned = true
+            try? handle?.close()
+            handle = nil
+            if let file { try? FileManager.default.removeItem(at: file) }
+            file = nil
+            pieces = []
+            complete(.failure(error))
+        }
     }
 
     init(
@@ -157,10 +195,10 @@ private final class DelegateSessionDelegate: NSObject, URLSessionDataDelegate, @
             call.headers = headers
             call.budget = try ResponseBodyBudget(for: call.params, statusCode: http.statusCode, headers: headers)
         } catch {
-            call.writeError = error
-            // swift-corelibs-foundation leaves a task refused here open until its timeout; cancelling ends it now, and
-            // before the disposition, so the transfer stops before more of the body is read and queued.
-            dataTask.cancel()
+            call.fail(error)
+            // swift-corelibs-foundation ignores the disposition and would leave the task open until its timeout;
+            // cancelling ends it, and before the disposition, so the transfer stops before more is read and queued.
+            cancelWithoutWaiting(dataTask)
             return completionHandler(.cancel)
         }
         let isSuccess = (200..<300).contains(http.statusCode)
@@ -171,7 +209,8 @@ private final class DelegateSessionDelegate: NSObject, URLSessionDataDelegate, @
             do {
                 (call.file, call.handle) = try TemporaryFile.create(.download, in: call.temporaryDirectory)
             } catch {
-                call.writeError = error
+                call.fail(error)
+                cancelWithoutWaiting(dataTask)
                 return completionHandler(.cancel)
             }
         }
@@ -185,7 +224,9 @@ private final class DelegateSessionDelegate: NSObject, URLSessionDataDelegate, @
         let reference = TaskReference(task: task)
         #if canImport(FoundationNetworking)
             // No pause on Linux: a reader too far behind fails the stream rather than grow memory without bound.
-            let (stream, writer) = HTTPBodyStream.makeStream(overflowLimit: call.maxBufferedStreamBytes) { reference.task.cancel() }
+            let (stream, writer) = HTTPBodyStream.makeStream(overflowLimit: call.maxBufferedStreamBytes) {
+                cancelWithoutWaiting(reference.task)
+            }
         #else
             let (stream, writer) = HTTPBodyStream.makeStream { reference.task.cancel() }
             let gate = SuspensionGate(suspend: { reference.task.suspend() }, resume: { reference.task.resume() })
@@ -193,6 +234,7 @@ private final class DelegateSessionDelegate: NSObject, URLSessionDataDelegate, @
             call.suspension = gate
         #endif
         call.writer = writer
+        call.hasReturned = true
         let outcome = SessionTaskRunner.result(response, nil, call.request, call.decisions, knownHeaders: call.headers) {
             status, headers, url in
             HttpOperationResult(statusCode: status, headers: headers, bodyStream: stream, url: url)
@@ -220,9 +262,8 @@ private final class DelegateSessionDelegate: NSObject, URLSessionDataDelegate, @
         do {
             try call.budget?.add(data.count)
         } catch {
-            call.writeError = error
-            call.writer?.finish(throwing: error)
-            return dataTask.cancel()
+            call.fail(error)
+            return cancelWithoutWaiting(dataTask)
         }
         if let progress = call.progress, call.response.map({ (200..<300).contains($0.statusCode) }) ?? false {
             call.received += Int64(data.count)
@@ -237,17 +278,22 @@ private final class DelegateSessionDelegate: NSObject, URLSessionDataDelegate, @
             #endif
             return
         }
-        guard let handle = call.handle else { return call.body.append(data) }
+        guard let handle = call.handle else {
+            call.pieces.append(data)
+            call.pieceBytes += data.count
+            return
+        }
         do {
             try handle.write(contentsOf: data)
         } catch {
-            call.writeError = error
-            dataTask.cancel()
+            call.fail(error)
+            cancelWithoutWaiting(dataTask)
         }
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        guard let call = calls.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
+        guard let call = calls.withLock({ $0.removeValue(forKey: task.taskIdentifier) }), !call.hasReturned || call.writer != nil
+        else { return }
         if error == nil, call.writeError == nil, call.response.map({ (200..<300).contains($0.statusCode) }) ?? false {
             call.progress?.finishDownload(total: call.received)
         }
@@ -266,4 +312,18 @@ private final class DelegateSessionDelegate: NSObject, URLSessionDataDelegate, @
         if case .failure = outcome, let file = call.file { try? FileManager.default.removeItem(at: file) }
         call.complete(outcome)
     }
+}
+
+/// Cancels `task` from a delegate callback. On Linux `cancel()` waits for the sessions' work queue, which may itself be
+/// waiting for room on the ``BoundedDelegateQueue`` the calling callback runs on: it is called from another queue
+/// there, and the delegate drops what still arrives meanwhile (`writeError` is set first).
+private func cancelWithoutWaiting(_ task: URLSessionTask) {
+    #if canImport(FoundationNetworking)
+        // @unchecked Sendable: URLSessionTask is thread-safe but not declared Sendable on Linux.
+        struct TaskReference: @unchecked Sendable { let task: URLSessionTask }
+        let reference = TaskReference(task: task)
+        DispatchQueue.global().async { reference.task.cancel() }
+    #else
+        task.cancel()
+    #endif
 }

@@ -68,6 +68,41 @@ struct InterceptorEndToEndTests {
         }
     }
 
+    @Test(
+        "an app with no token yet (an empty one) fetches one once and the call succeeds with it, however many calls start together",
+        arguments: TransportKind.allCases)
+    func emptyToken(kind: TransportKind) async throws {
+        try await withServer(
+            kind,
+            respond: { request in
+                guard request.header("Authorization") == "Bearer fresh" else { return .text("who are you?", status: 401) }
+                return .json(#"{"id":\#(request.pathSegments.last ?? "0")}"#)
+            }
+        ) { transport, server in
+            // Given: a store an app made before its user signed in
+            let refreshes = Protected<[String?]>([])
+            let store = BearerTokenStore(token: "") { rejected in
+                refreshes.mutate { $0.append(rejected) }
+                try await Task.sleep(nanoseconds: 30_000_000)
+                return "fresh"
+            }
+            let api = Api(transport: transport)
+            api.interceptors = [BearerAuthInterceptor(store: store)]
+
+            // When
+            let items = try await withThrowingTaskGroup(of: Item.self) { group in
+                for id in 1...5 { group.addTask { try await api.item(ItemRequest(id: id)) } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+
+            // Then: one refresh, asked with no rejected token, and every call went out once, with the fresh token
+            #expect(items.map(\.id).sorted() == [1, 2, 3, 4, 5])
+            #expect(refreshes.value == [nil])
+            #expect(server.requests.count == 5)
+            #expect(server.requests.allSatisfy { $0.header("Authorization") == "Bearer fresh" })
+        }
+    }
+
     @Test("a server that fails twice then succeeds takes three attempts", arguments: TransportKind.allCases)
     func failsTwice(kind: TransportKind) async throws {
         let attempts = Attempts()

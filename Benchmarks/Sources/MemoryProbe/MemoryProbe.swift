@@ -16,7 +16,7 @@ struct MemoryProbe: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "memory-probe",
         abstract: "Peak memory of large RetroSwift transfers.",
-        subcommands: [Serve.self, Upload.self, Download.self, Walk.self, Events.self, Oversized.self]
+        subcommands: [Serve.self, Upload.self, Download.self, Walk.self, Events.self, Oversized.self, Bomb.self]
     )
 }
 
@@ -59,6 +59,7 @@ final class TransferApi: Domain, @unchecked Sendable {
     @Post("/upload", timeout: 600) var upload: (UploadRequest) async throws -> Received
     @Get("/download", timeout: 600) var download: (DownloadRequest) async throws -> DownloadedFile
     @Get("/download", timeout: 600) var downloadIntoMemory: (DownloadRequest) async throws -> Data
+    @Get("/bomb", timeout: 600) var bomb: (DownloadRequest) async throws -> Data
 
     struct EventsRequest {
         @Query var blocks: Int = 1
@@ -120,6 +121,12 @@ struct Serve: AsyncParsableCommand {
                     headers: [("Content-Type", "text/event-stream")], body: eventBlock.bytes, behavior: .repeated(count: blocks))
             }
             let bytes = Int(request.queryItems.first { $0.name == "bytes" }?.value ?? "0") ?? 0
+            if request.encodedPath == "/bomb" {
+                // Zeros, gzip-coded: a few MB on the wire that inflate to `bytes`.
+                return ScriptedResponse(
+                    headers: [("Content-Type", "application/octet-stream"), ("Content-Encoding", "gzip")],
+                    body: CompressedBody.gzipOfZeros(bytes))
+            }
             return ScriptedResponse(
                 status: 200, headers: [("Content-Type", "application/octet-stream")], behavior: .streamed(byteCount: bytes))
         }
@@ -197,6 +204,34 @@ struct Oversized: AsyncParsableCommand {
             print(
                 "oversized \(megabytes) MB into memory via \(transport.rawValue): refused (\(error.reason)); peak RSS \(Int(peakResidentMiB())) MiB (\(Int(before)) MiB before the call)"
             )
+        }
+    }
+}
+
+struct Bomb: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract:
+            "Ask for a gzip body inflating past ResponseLimits.maxBodyBytes in memory; it must be refused soon, memory near the limit.")
+
+    @Option var port: Int
+    @Option var megabytes = 1_024
+    @Option var transport = TransportChoice.urlsession
+
+    func run() async throws {
+        let before = peakResidentMiB()
+        let api = TransferApi(transport: transport.make(port: port))
+        let start = ContinuousClock.now
+        do {
+            let body = try await api.bomb(.init(bytes: megabytes * 1_048_576))
+            throw ValidationError("a \(body.count)-byte body came back; it should have been refused")
+        } catch let error as RequestError where error.kind == .responseTooLarge {
+            let seconds =
+                Double((ContinuousClock.now - start).components.attoseconds) / 1e18
+                + Double((ContinuousClock.now - start).components.seconds)
+            print(
+                "gzip bomb inflating to \(megabytes) MB into memory via \(transport.rawValue): refused after "
+                    + String(format: "%.2f", seconds)
+                    + " s (\(error.reason)); peak RSS \(Int(peakResidentMiB())) MiB (\(Int(before)) MiB before the call)")
         }
     }
 }

@@ -19,10 +19,10 @@ public actor BearerTokenStore {
     /// Creates a store.
     ///
     /// - Parameters:
-    ///   - token: The initial token, or `nil` to fetch one on first use.
+    ///   - token: The initial token, or `nil` or an empty string (an app that has none yet) to fetch one on first use.
     ///   - refresh: Produces a new token.
     public init(token: String? = nil, refresh: @escaping Refresh) {
-        self.token = token
+        self.token = token?.isEmpty == true ? nil : token
         self.refresh = refresh
     }
 

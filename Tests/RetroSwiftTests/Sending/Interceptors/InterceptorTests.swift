@@ -189,6 +189,41 @@ struct BearerAuthTests {
         #expect(item == Item(id: 3))
     }
 
+    @Test("an empty token is no token: fetched before the first call, as nil is")
+    func emptyFirstToken() async throws {
+        // Given
+        let refreshes = Protected<[String?]>([])
+        let store = BearerTokenStore(token: "") { rejected in
+            refreshes.mutate { $0.append(rejected) }
+            return "fresh"
+        }
+        let api = Api(transport: Self.server(validToken: Protected("fresh")))
+        api.interceptors = [BearerAuthInterceptor(store: store)]
+
+        // When
+        let item = try await api.item(ItemRequest(id: 3))
+
+        // Then
+        #expect(item == Item(id: 3))
+        #expect(refreshes.value == [nil])
+    }
+
+    @Test("a refresher with no token to give sends the call without Authorization, so its 401 comes back as HTTPError")
+    func refresherWithoutToken() async throws {
+        // Given
+        let transport = Self.server(validToken: Protected("fresh"))
+        let api = Api(transport: transport)
+        api.interceptors = [BearerAuthInterceptor(store: BearerTokenStore { _ in " " })]
+
+        // When
+        let error = await #expect(throws: HTTPError.self) { try await api.item(ItemRequest(id: 3)) }
+
+        // Then: both attempts went out, neither with a value RetroSwift would refuse
+        #expect(error?.statusCode == 401)
+        #expect(transport.requests.count == 2)
+        #expect(transport.requests.allSatisfy { $0.header("Authorization") == nil })
+    }
+
     @Test("a second 401 after a refresh is returned, not refreshed again")
     func secondUnauthorized() async throws {
         // Given: a server that accepts no token at all
