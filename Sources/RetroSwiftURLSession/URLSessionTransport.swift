@@ -47,25 +47,11 @@ import RetroSwift
 /// - Nothing is printed or logged. Calls are logged, the same way on every transport, by an interceptor on the
 ///   domain: `LoggingInterceptor`, or `SwiftLogInterceptor` from `RetroSwiftLogging`.
 public final class URLSessionTransport: ConfigurableHTTPTransport {
-    /// Receives one line per call; it never contains header values (so no `Authorization` or cookies).
-    @available(*, deprecated, message: "Log with LoggingInterceptor on the domain, which logs the same way on every transport")
-    public typealias Logger = @Sendable (String) -> Void
-
     /// The session whose configuration the transport's calls run with, and whose delegate decides server-trust and
     /// client-certificate challenges (see the type's documentation).
     public let session: URLSession
     /// Where the domain's configuration is kept.
     public let configuration = HTTPTransportConfigurationStore()
-    /// The log hook, or `nil` for silence.
-    @available(*, deprecated, message: "Log with LoggingInterceptor on the domain, which logs the same way on every transport")
-    public var logger: Logger? { lineLogger }
-    /// The query parameters whose values the log line hides.
-    @available(*, deprecated, message: "Log with LoggingInterceptor on the domain, which logs the same way on every transport")
-    public var queryRedaction: QueryRedaction { lineRedaction }
-    /// The deprecated log hook's line sink and what it hides; kept apart so the transport's own code names no
-    /// deprecated declaration.
-    private let lineLogger: (@Sendable (String) -> Void)?
-    private let lineRedaction: QueryRedaction
     /// The credential that answers HTTP authentication challenges from the configured host, or `nil` to answer none.
     public let credential: URLCredential?
     /// Where the transport writes multipart bodies with file parts before uploading them on Apple platforms (deleted
@@ -98,8 +84,6 @@ public final class URLSessionTransport: ConfigurableHTTPTransport {
         self.credential = credential
         self.temporaryDirectory = temporaryDirectory
         self.maxBufferedStreamBytes = maxBufferedStreamBytes
-        self.lineLogger = nil
-        self.lineRedaction = QueryRedaction()
     }
 
     /// Creates a transport on a new session with `configuration`.
@@ -118,50 +102,6 @@ public final class URLSessionTransport: ConfigurableHTTPTransport {
         self.init(
             session: URLSession(configuration: configuration), credential: credential, temporaryDirectory: temporaryDirectory,
             maxBufferedStreamBytes: maxBufferedStreamBytes)
-    }
-
-    /// Creates a transport on `session` that reports one line per call to `logger`.
-    ///
-    /// - Parameters:
-    ///   - session: The session whose configuration calls run with (`URLSession.shared` by default).
-    ///   - queryRedaction: The query parameters whose values the log line hides (`QueryRedaction.defaultNames` by default).
-    ///   - credential: Answers Basic, Digest, NTLM or Negotiate challenges from the configured host, once.
-    ///   - temporaryDirectory: Where upload bodies with files and downloaded bodies are written.
-    ///   - maxBufferedStreamBytes: How far a streamed response's reader may fall behind on Linux; 64 MiB by default.
-    ///   - logger: Receives one line per call with method, URL, status and duration, never header values.
-    @available(*, deprecated, message: "Log with LoggingInterceptor on the domain, which logs the same way on every transport")
-    public init(
-        session: URLSession = .shared, queryRedaction: QueryRedaction = QueryRedaction(), credential: URLCredential? = nil,
-        temporaryDirectory: URL = FileManager.default.temporaryDirectory, maxBufferedStreamBytes: Int = 64 << 20,
-        logger: Logger?
-    ) {
-        self.session = session
-        self.credential = credential
-        self.temporaryDirectory = temporaryDirectory
-        self.maxBufferedStreamBytes = maxBufferedStreamBytes
-        self.lineLogger = logger
-        self.lineRedaction = queryRedaction
-    }
-
-    /// Creates a transport on a new session with `configuration` that reports one line per call to `logger`.
-    ///
-    /// - Parameters:
-    ///   - configuration: The configuration of the new session.
-    ///   - queryRedaction: The query parameters whose values the log line hides (`QueryRedaction.defaultNames` by default).
-    ///   - credential: Answers Basic, Digest, NTLM or Negotiate challenges from the configured host, once.
-    ///   - temporaryDirectory: Where upload bodies with files and downloaded bodies are written.
-    ///   - maxBufferedStreamBytes: How far a streamed response's reader may fall behind on Linux; 64 MiB by default.
-    ///   - logger: Receives one line per call with method, URL, status and duration, never header values.
-    @available(*, deprecated, message: "Log with LoggingInterceptor on the domain, which logs the same way on every transport")
-    public convenience init(
-        configuration: URLSessionConfiguration, queryRedaction: QueryRedaction = QueryRedaction(),
-        credential: URLCredential? = nil, temporaryDirectory: URL = FileManager.default.temporaryDirectory,
-        maxBufferedStreamBytes: Int = 64 << 20, logger: Logger?
-    ) {
-        self.init(
-            session: URLSession(configuration: configuration), queryRedaction: queryRedaction, credential: credential,
-            temporaryDirectory: temporaryDirectory, maxBufferedStreamBytes: maxBufferedStreamBytes, logger: logger
-        )
     }
 
     /// Everything on Apple platforms, where the transport decides the server-trust challenges of a domain with a
@@ -191,13 +131,9 @@ public final class URLSessionTransport: ConfigurableHTTPTransport {
         let request = makeRequest(params)
         let delegate = SessionTaskDelegate(
             credential: credential, credentialOrigin: settings.baseURL, userSession: session, serverTrust: params.serverTrust)
-        let start = lineLogger == nil ? nil : ContinuousClock.now
         do {
-            let result = try await perform(request, params: params, delegate: delegate)
-            if let start { log(request, outcome: "\(result.statusCode)", duration: ContinuousClock.now - start) }
-            return result
+            return try await perform(request, params: params, delegate: delegate)
         } catch {
-            if let start { log(request, outcome: "failed: \(error)", duration: ContinuousClock.now - start) }
             throw Self.translate(error, params)
         }
     }
@@ -308,13 +244,6 @@ public final class URLSessionTransport: ConfigurableHTTPTransport {
         if case .data(let data) = upload { request.httpBody = data }
         return try await SessionTaskRunner.download(
             request, params: params, in: session, delegate: delegate, temporaryDirectory: temporaryDirectory)
-    }
-
-    private func log(_ request: URLRequest, outcome: String, duration: Duration) {
-        guard let lineLogger else { return }
-        let milliseconds = Int((Double(duration.components.seconds) * 1_000 + Double(duration.components.attoseconds) / 1e15).rounded())
-        let url = lineRedaction.redact(request.url?.absoluteString ?? "?")
-        lineLogger("\(request.httpMethod ?? "GET") \(url) -> \(outcome) (\(milliseconds) ms)")
     }
 }
 

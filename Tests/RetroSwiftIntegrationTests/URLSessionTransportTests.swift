@@ -59,34 +59,6 @@ struct URLSessionTransportTests {
         return url
     }
 
-    // Deprecated, so the deprecated `logger:` it checks still works for those who have not moved to LoggingInterceptor.
-    @available(*, deprecated)
-    @Test("the deprecated logger still gets one line per call with method, URL and status, and no Authorization, cookie or query secret")
-    func logger() async throws {
-        // Given
-        let server = try await TestServer.start { _ in
-            ScriptedResponse(
-                status: 200, headers: [("Content-Type", "application/json"), ("Set-Cookie", "session=server-secret")],
-                body: Data(#"{"id":3}"#.utf8))
-        }
-        let lines = Protected<[String]>([])
-        let transport = URLSessionTransport(configuration: .ephemeral) { line in lines.mutate { $0.append(line) } }
-        transport.setConfiguration(
-            baseURL: server.baseURL, sharedHeaders: ["Authorization": "Bearer shared-secret", "Cookie": "c=cookie-secret"])
-
-        // When
-        let item = try await Api(transport: transport).item(ItemRequest(id: 3, apiKey: "query-secret"))
-        await server.stop()
-
-        // Then
-        #expect(item == Item(id: 3))
-        #expect(server.requests.first?.header("Authorization") == "Bearer shared-secret")
-        #expect(server.requests.first?.queryItems.first?.value == "query-secret")
-        #expect(lines.value.count == 1)
-        #expect(lines.value.first?.hasPrefix("GET http://127.0.0.1:\(server.port)/items/3?api_key=<redacted> -> 200 (") == true)
-        #expect(!lines.value.joined().contains("secret"))
-    }
-
     @Test("setConfiguration(scheme:host:) with host:port reaches the server", arguments: TransportKind.allCases)
     func schemeAndHostWithPort(kind: TransportKind) async throws {
         // Given

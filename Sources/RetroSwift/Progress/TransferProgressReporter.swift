@@ -4,13 +4,14 @@ import Foundation
 /// ``TransferProgress/observe(_:isolation:during:)``).
 ///
 /// Transports read the call's reporter from ``HttpRequestParams/progress`` and skip all counting when it is `nil`. Each
-/// endpoint call (with its retries and redirects) gets a reporter of its own, made by ``forCall()``, so the calls an
+/// endpoint call (with its retries and redirects) gets a reporter of its own, so the calls an
 /// operation makes one after another, or at once, are each reported whole. The reporter keeps the promises of
 /// ``TransferProgress``: it drops reports that would go backwards or repeat, caps uploads at their size, and sends
 /// each direction's finished report once.
 public final class TransferProgressReporter: Sendable {
-    /// The reporter of the calls the current task makes, or `nil` when nobody observes them.
-    @TaskLocal public static var current: TransferProgressReporter?
+    /// The observation the current task's calls report to, or `nil` when nobody observes them: set by
+    /// ``TransferProgress/observe(_:isolation:during:)``, read when a call starts.
+    @TaskLocal static var current: TransferProgressReporter?
 
     private struct Direction {
         var completed: Int64 = -1
@@ -27,7 +28,7 @@ public final class TransferProgressReporter: Sendable {
     /// Creates a reporter that passes reports to `handler`.
     ///
     /// - Parameter handler: Receives the reports, one at a time.
-    public convenience init(_ handler: @escaping @Sendable (TransferProgress) -> Void) {
+    convenience init(_ handler: @escaping @Sendable (TransferProgress) -> Void) {
         self.init(sharing: Locked(handler))
     }
 
@@ -39,7 +40,7 @@ public final class TransferProgressReporter: Sendable {
     /// endpoint call, which its retries and redirects share.
     ///
     /// - Returns: A new reporter.
-    public func forCall() -> TransferProgressReporter {
+    func forCall() -> TransferProgressReporter {
         TransferProgressReporter(sharing: handler)
     }
 

@@ -5,16 +5,13 @@ enum InterceptorChain {
         to transport: any HttpTransport
     ) async throws -> HttpOperationResult {
         // An observed call gets a progress of its own, shared by its retries and redirects (see TransferProgressReporter),
-        // carried by the request to the transport. It is bound as the task's current reporter too, for transports
-        // written before the request carried it.
+        // carried by the request to the transport.
         guard let observation = TransferProgressReporter.current else {
             return try await sendThroughChain(request, through: interceptors, redirects: redirects, to: transport)
         }
         var observed = request
         observed.progress = observation.forCall()
-        return try await TransferProgressReporter.$current.withValue(observed.progress) {
-            try await sendThroughChain(observed, through: interceptors, redirects: redirects, to: transport)
-        }
+        return try await sendThroughChain(observed, through: interceptors, redirects: redirects, to: transport)
     }
 
     private static func sendThroughChain(
