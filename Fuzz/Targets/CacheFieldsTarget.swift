@@ -40,7 +40,7 @@ enum FuzzCacheFields {
         ]
         let response = HttpOperationResult(statusCode: 200, headers: HTTPHeaderFields(fields), body: Data(bytes.prefix(64)))
         let request = HttpRequestParams(
-            method: .get, encodedPath: "/", encodedQuery: nil, queryItems: [], headers: [], body: nil, timeout: nil,
+            method: .get, encodedPath: "/", encodedQuery: nil, queryItems: [], headers: [], payload: nil, timeout: nil,
             responseDestination: .memory, endpoint: EndpointIdentity(domain: "Fuzz", name: "cache", method: .get, template: "/"))
         for heuristics in [false, true] {
             let entry = CacheEntry(

@@ -40,10 +40,12 @@ enum FuzzMultipart {
         }
         guard !parts.isEmpty else { return }
 
-        let multipart = MultipartFormBody(boundary: "RetroSwift-" + UUID().uuidString, parts: parts)
+        let multipart: MultipartFormBody
         let body: [UInt8]
         do {
+            multipart = try MultipartFormBody(boundary: "RetroSwift-" + UUID().uuidString, parts: parts)
             body = [UInt8](try multipart.data())
+            fuzzCheck(multipart.length == Int64(body.count), "multipart: its measured length is not the body's size")
             fuzzCheck(try multipart.contentLength() == Int64(body.count), "multipart: contentLength() is not the body's size")
             let reader = multipart.makeReader(chunkSize: 1 + Int(fuzzHash(bytes) % 7))
             var chunked: [UInt8] = []

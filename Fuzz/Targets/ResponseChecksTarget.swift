@@ -34,7 +34,7 @@ enum FuzzResponseChecks {
         }
         let result = HttpOperationResult(statusCode: status, headers: headers, body: Data(rest))
         let request = HttpRequestParams(
-            method: method, encodedPath: "/fuzz", encodedQuery: nil, queryItems: [], headers: [], body: nil, timeout: nil,
+            method: method, encodedPath: "/fuzz", encodedQuery: nil, queryItems: [], headers: [], payload: nil, timeout: nil,
             responseDestination: destination,
             endpoint: EndpointIdentity(domain: "Fuzz", name: "responses", method: method, template: "/fuzz"),
             responseLimits: limits)
@@ -54,20 +54,20 @@ enum FuzzResponseChecks {
                 "response-checks: the name \(fuzzShow(Array(field.name.utf8))) passed")
         }
         if !ResponseChecks.hasContent(statusCode: status, method: method) {
-            fuzzCheck(passed.body.isEmpty, "response-checks: a \(status) to \(method.rawValue) passed with a body")
+            fuzzCheck(passed.data.isEmpty, "response-checks: a \(status) to \(method.rawValue) passed with a body")
         }
-        if passed.headers["Content-Encoding"] == nil, !passed.body.isEmpty, let length = passed.headers["Content-Length"] {
+        if passed.headers["Content-Encoding"] == nil, !passed.data.isEmpty, let length = passed.headers["Content-Length"] {
             // Every value, leading zeros and all, must be the body's length (every field, not just the first).
             let values = Set(
                 passed.headers.values(for: "Content-Length").flatMap { $0.split(separator: ",") }.map {
                     Int64($0.trimmingCharacters(in: .whitespaces))
                 })
             fuzzCheck(
-                values == [Int64(passed.body.count)],
-                "response-checks: a \(passed.body.count)-byte body passed with Content-Length \(length)")
+                values == [Int64(passed.data.count)],
+                "response-checks: a \(passed.data.count)-byte body passed with Content-Length \(length)")
         }
         if destination == .memory || !(200..<300).contains(status) {
-            fuzzCheck(passed.body.count <= limits.maxBodyBytes, "response-checks: a \(passed.body.count)-byte body passed into memory")
+            fuzzCheck(passed.data.count <= limits.maxBodyBytes, "response-checks: a \(passed.data.count)-byte body passed into memory")
         }
     }
 
@@ -89,7 +89,7 @@ extension Result<HttpOperationResult, RequestError> {
     /// The outcome as text, to compare two runs: the status, fields and body passed, or the error's description.
     fileprivate var description: String {
         switch self {
-        case .success(let result): "\(result.statusCode) \(result.headers.fields) \(result.body.count)"
+        case .success(let result): "\(result.statusCode) \(result.headers.fields) \(result.data.count)"
         case .failure(let error): error.description
         }
     }

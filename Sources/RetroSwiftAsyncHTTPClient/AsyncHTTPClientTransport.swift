@@ -26,7 +26,7 @@
     /// ``failFastClient`` does not follow them itself. A client of your own must be created with
     /// `redirectConfiguration: .disallow` for that policy to apply; one that follows redirects itself applies its own
     /// rules first.
-    public final class AsyncHTTPClientTransport: ConfigurableHTTPTransport {
+    public final class AsyncHTTPClientTransport: HttpTransport {
         /// The client requests go through; its lifetime is yours (the default ``failFastClient`` needs no shutdown).
         ///
         /// With the default, a call whose body is kept in memory or written to a file goes through one of
@@ -78,8 +78,6 @@
             configuration.decompression = .enabled(limit: .ratio(1_000))
             return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
         }
-        /// Where the domain's configuration is kept.
-        public let configuration = HTTPTransportConfigurationStore()
         /// The timeout used when neither the endpoint nor the domain sets one: the longest wait for the head (connecting
         /// and waiting for a pooled connection included), and then the longest silence of the body.
         public let defaultTimeout: TimeInterval
@@ -126,6 +124,7 @@
         ///   `CancellationError` when the calling task was cancelled, `RequestError` when the transport is not
         ///   configured.
         public func sendRequest(with params: HttpRequestParams) async throws -> HttpOperationResult {
+            guard params.url.host != nil else { throw RequestError.missingBaseURL(of: params) }
             let timeout = Self.nanoseconds(ofTimeout: params.timeout ?? defaultTimeout)
             if params.responseDestination == .stream {
                 // Parts go to the stream from the event loop as they are parsed (StreamingResponseDelegate).
@@ -210,7 +209,7 @@
                     group.cancelAll()
                     // A download that finished as the timeout passed would leave its file behind unseen.
                     while let late = try? await group.next() {
-                        if let file = late?.downloadedFileURL { try? FileManager.default.removeItem(at: file) }
+                        if case .file(let file)? = late?.body { try? FileManager.default.removeItem(at: file) }
                     }
                     throw URLError(.timedOut)
                 }
@@ -230,11 +229,12 @@
             }
             if let body = params.body {
                 // Observed uploads go in chunks, so that progress moves as the connection takes them.
-                if case .data(let data) = body.content, progress == nil {
+                if case .bytes(let data) = body, progress == nil {
                     request.body = .bytes(ByteBuffer(bytes: data))
                 } else {
-                    let length = try body.contentLength()
-                    request.body = .stream(BodyByteStream(body: body, length: length, progress: progress), length: .known(length))
+                    let length = try body.length()
+                    request.body = .stream(
+                        BodyByteStream(body: body, length: length, progress: progress), length: length.map { .known($0) } ?? .unknown)
                 }
             }
             return request
@@ -250,10 +250,10 @@
             }
             var body: HTTPClient.Body?
             if let requestBody = params.body {
-                if case .data(let data) = requestBody.content {
+                if case .bytes(let data) = requestBody {
                     body = .bytes(data)
                 } else {
-                    let length = try requestBody.contentLength()
+                    let length = try requestBody.length()
                     let chunks = BodyByteStream(body: requestBody, length: length, progress: nil)
                     body = .stream(contentLength: length) { writer in
                         let written = HTTPClient.defaultEventLoopGroup.any().makePromise(of: Void.self)
@@ -302,16 +302,14 @@
             // Only 2xx bodies are reported: error and redirect bodies are not what the caller waits for.
             let counter =
                 isSuccess ? progress.map { DownloadCounter(progress: $0, expected: headers["Content-Length"].flatMap { Int64($0) }) } : nil
-            // The URL the response came from: the requested one, unless a client of the user's followed redirects itself;
-            // reported as the string async-http-client has, which RetroSwift parses only if the URL is read.
-            let requested = response.history.last?.request.url ?? url
+            // The URL the response came from, when a client of the user's followed redirects itself; otherwise the one
+            // requested, which RetroSwift fills in (and parses only if it is read).
+            let redirectedTo = response.history.count > 1 ? response.history.last.flatMap { URL(string: $0.request.url) } : nil
             if params.responseDestination == .file && isSuccess {
                 let file = try await Self.download(
                     response.body, to: temporaryDirectory, budget: budget, counter: counter, activity: activity)
                 counter?.finish()
-                var result = HttpOperationResult(statusCode: status, headers: headers, downloadedFileURL: file)
-                result.setURL(string: requested)
-                return result
+                return HttpOperationResult(statusCode: status, headers: headers, body: .file(file), url: redirectedTo)
             }
             var body = ByteBuffer()
             for try await buffer in response.body {
@@ -322,9 +320,7 @@
                 counter?.add(size)
             }
             counter?.finish()
-            var result = HttpOperationResult(statusCode: status, headers: headers, body: Data(body.readableBytesView))
-            result.setURL(string: requested)
-            return result
+            return HttpOperationResult(statusCode: status, headers: headers, body: Data(body.readableBytesView), url: redirectedTo)
         }
 
         private static func download(

@@ -54,8 +54,9 @@
             var timer: Scheduled<Void>?
             /// The calling task was cancelled, or the reader went away: the errors that follow are a cancellation.
             var cancelled = false
-            /// The URL the response comes from: the one requested, or the last a client of the user's redirected to.
-            var url: String
+            /// The last URL a client of the user's redirected to, when it followed redirects itself; RetroSwift fills in
+            /// the one requested otherwise.
+            var redirectedTo: URL?
             var sent: Int64 = 0
         }
 
@@ -65,12 +66,12 @@
         private let uploadLength: Int64?
         private let translate: @Sendable (any Error) -> any Error
 
-        init(params: HttpRequestParams, url: String, timeout: TimeAmount, translate: @escaping @Sendable (any Error) -> any Error) {
+        init(params: HttpRequestParams, timeout: TimeAmount, translate: @escaping @Sendable (any Error) -> any Error) {
             self.params = params
             self.timeout = timeout
             self.translate = translate
-            self.uploadLength = try? params.body?.contentLength()
-            shared = NIOLockedValueBox(Shared(url: url))
+            self.uploadLength = try? params.body?.length()
+            shared = NIOLockedValueBox(Shared())
         }
 
         /// Sends `request` through `client` and returns at the head of a 2xx response, or with the whole body of another.
@@ -84,8 +85,7 @@
         ) async throws -> HttpOperationResult {
             let headDeadline = NIODeadline.now() + timeout
             func attempt() async throws -> HttpOperationResult {
-                let delegate = StreamingResponseDelegate(
-                    params: params, url: request.url.absoluteString, timeout: timeout, translate: translate)
+                let delegate = StreamingResponseDelegate(params: params, timeout: timeout, translate: translate)
                 return try await withTaskCancellationHandler {
                     try await withCheckedThrowingContinuation { continuation in
                         delegate.start(continuation)
@@ -151,7 +151,7 @@
         }
 
         func didVisitURL(task: HTTPClient.Task<Void>, _ request: HTTPClient.Request, _ head: HTTPResponseHead) {
-            shared.withLockedValue { $0.url = request.url.absoluteString }
+            shared.withLockedValue { $0.redirectedTo = request.url }
         }
 
         // MARK: The response
@@ -159,16 +159,15 @@
         func didReceiveHead(task: HTTPClient.Task<Void>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
             let status = Int(head.status.code)
             let headers = HTTPHeaderFields(head.headers.map { HTTPHeader(name: $0.name, value: $0.value) })
-            let (continuation, url) = shared.withLockedValue { shared -> (Continuation?, String) in
+            let (continuation, url) = shared.withLockedValue { shared -> (Continuation?, URL?) in
                 shared.timer?.cancel()
                 shared.timer = nil
-                guard case .waitingForHead(let continuation) = shared.state else { return (nil, shared.url) }
+                guard case .waitingForHead(let continuation) = shared.state else { return (nil, nil) }
                 shared.state = .finished
-                return (continuation, shared.url)
+                return (continuation, shared.redirectedTo)
             }
             guard let continuation else { return task.eventLoop.makeSucceededVoidFuture() }
-            var result = HttpOperationResult(statusCode: status, headers: headers)
-            result.setURL(string: url)
+            var result = HttpOperationResult(statusCode: status, headers: headers, url: url)
             let budget: ResponseBodyBudget
             do {
                 // The head is refused here, before a byte of its body is read: a broken one, or one announcing a body
@@ -194,7 +193,7 @@
                 shared.state = .streaming(Streaming(writer: writer, budget: budget, lastActivity: .now(), counter: counter))
                 shared.timer = task.eventLoop.scheduleTask(in: timeout) { self.checkSilence() }
             }
-            result.bodyStream = stream
+            result.body = .stream(stream)
             continuation.resume(returning: result)
             return task.eventLoop.makeSucceededVoidFuture()
         }
@@ -321,7 +320,7 @@
                 streaming.counter?.finish()
                 streaming.writer.finish()
             case .collecting(var collecting):
-                collecting.result.body = Data(collecting.body.readableBytesView)
+                collecting.result.body = .bytes(Data(collecting.body.readableBytesView))
                 collecting.continuation?.resume(returning: collecting.result)
             case .waitingForHead(let continuation):
                 continuation?.resume(throwing: URLError(.badServerResponse))

@@ -55,7 +55,7 @@
             if request.attempt > 1 {
                 Counter(label: "retroswift.client.retries", dimensions: dimensions, factory: factory).increment()
             }
-            if let size = try? request.body?.contentLength() {
+            if let size = try? request.body?.length() {
                 Recorder(label: "http.client.request.body.size", dimensions: dimensions, factory: factory).record(size)
             }
             let start = ContinuousClock.now
@@ -101,11 +101,11 @@
 
         /// The bytes of a body in memory or in a file; `nil` for one still streaming.
         static func bodySize(of response: HttpOperationResult) -> Int64? {
-            if response.bodyStream != nil { return nil }
-            if let file = response.downloadedFileURL {
-                return (try? FileManager.default.attributesOfItem(atPath: file.path))?[.size] as? Int64
+            switch response.body {
+            case .bytes(let data): Int64(data.count)
+            case .file(let file): (try? FileManager.default.attributesOfItem(atPath: file.path))?[.size] as? Int64
+            case .stream: nil
             }
-            return Int64(response.body.count)
         }
     }
 #endif

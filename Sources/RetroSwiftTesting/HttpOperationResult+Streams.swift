@@ -44,7 +44,7 @@ extension HttpOperationResult {
             return HttpOperationResult(statusCode: status, headers: HTTPHeaderFields(headers), body: pieces.reduce(Data(), +))
         }
         let chunks = ScriptedChunks(pieces: pieces, interval: interval, failure: failure)
-        return HttpOperationResult(statusCode: status, headers: HTTPHeaderFields(headers), bodyStream: .reading(chunks))
+        return HttpOperationResult(statusCode: status, headers: HTTPHeaderFields(headers), body: .stream(.reading(chunks)))
     }
 }
 

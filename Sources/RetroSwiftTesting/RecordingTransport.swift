@@ -9,15 +9,12 @@ import RetroSwift
 /// _ = try await api.getSchedules(request)
 /// #expect(transport.requests.first?.encodedPathAndQuery == "/api/v1/schedule?page=1")
 /// ```
-public final class RecordingTransport: ConfigurableHTTPTransport {
+public final class RecordingTransport: HttpTransport {
     /// Produces the response for a request; throw to simulate a transport failure.
     public typealias Responder = @Sendable (HttpRequestParams) async throws -> HttpOperationResult
 
     private let responder: Responder
     private let recorded = Protected<[HttpRequestParams]>([])
-    /// The configuration the domain set, with the same conflict rules as the bundled transports; a test that does not
-    /// care about URLs need not set one (``url(of:)`` then throws what a real transport would).
-    public let configuration = HTTPTransportConfigurationStore(baseURLRequired: false)
 
     /// Creates a transport that answers every request with `responder` (by default `204 No Content`).
     public init(responder: @escaping Responder = { _ in HttpOperationResult(statusCode: 204) }) {
@@ -38,26 +35,14 @@ public final class RecordingTransport: ConfigurableHTTPTransport {
     /// the request for a test to check.
     public var serverTrustSupport: ServerTrustSupport { [.certificateAuthorities, .publicKeyPins] }
 
-    /// Records the request and returns the responder's answer, whose `HttpOperationResult.url` is the request's
-    /// URL (as a real transport reports it) unless the responder set one.
+    /// Records the request and returns the responder's answer. A test that does not care about URLs need not configure
+    /// a base URL: the request then comes with a relative `url`, the path and query.
     ///
     /// - Parameter params: The request RetroSwift built.
     /// - Returns: The responder's answer.
     /// - Throws: What the responder throws.
     public func sendRequest(with params: HttpRequestParams) async throws -> HttpOperationResult {
         recorded.mutate { $0.append(params) }
-        var result = try await responder(params)
-        if result.url == nil { result.url = try? url(of: params) }
-        return result
-    }
-
-    /// The full URL a real transport would request: the request's `url`, which RetroSwift resolved.
-    ///
-    /// - Parameter params: A request this transport recorded.
-    /// - Returns: The absolute URL.
-    /// - Throws: `RequestError` of kind `transportNotConfigured` when neither the domain nor
-    ///   this transport had a usable base URL (which a real transport would have thrown when sending).
-    public func url(of params: HttpRequestParams) throws -> URL {
-        try params.url(relativeTo: configuration.configuration(for: params).baseURL)
+        return try await responder(params)
     }
 }

@@ -25,7 +25,7 @@ import RetroSwift
 ///   and replays in the same pieces; a body that went to a file replays into a new temporary file.
 /// - Record calls from a domain with a base URL of its own (`ApiDomain`'s `baseURL:`), or configure the live
 ///   transport itself: the live transport sends the call.
-public final class ReplayTransport: ConfigurableHTTPTransport {
+public final class ReplayTransport: HttpTransport {
     /// The recording's file.
     public let file: URL
     /// What the transport does with a call.
@@ -36,8 +36,6 @@ public final class ReplayTransport: ConfigurableHTTPTransport {
     public let redactedHeaders: Set<String>
     /// The query parameters whose values are redacted in recorded URLs.
     public let queryRedaction: QueryRedaction
-    /// The configuration the domain set, as on ``RecordingTransport``: none is needed.
-    public let configuration = HTTPTransportConfigurationStore(baseURLRequired: false)
 
     /// The transport the test running under a ``ReplayTrait`` should use; `nil` outside one.
     @TaskLocal public static var current: ReplayTransport?
@@ -146,7 +144,7 @@ public final class ReplayTransport: ConfigurableHTTPTransport {
     /// - Throws: ``ReplayError`` for a call the recording does not answer in ``ReplayMode/replayStrict`` (or without a
     ///   live transport); what the live transport throws.
     public func sendRequest(with params: HttpRequestParams) async throws -> HttpOperationResult {
-        let request = harRequest(params)
+        let request = await harRequest(params)
         if mode != .record, let entry = take(matching: request) { return try replayed(entry, for: params) }
         guard mode != .replayStrict, let live else { throw ReplayError(unmatched(request)) }
         return try await record(params, as: request, through: live)
@@ -163,16 +161,20 @@ public final class ReplayTransport: ConfigurableHTTPTransport {
         let elapsed = ContinuousClock.now - clock
         let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
         let secrets = secrets(of: params)
-        var body = result.body
+        var body = Data()
         var isFile = false
-        if let downloaded = result.downloadedFileURL {
+        var isStream = false
+        switch result.body {
+        case .bytes(let data): body = data
+        case .file(let downloaded):
             body = (try? Data(contentsOf: downloaded)) ?? Data()
             isFile = true
+        case .stream: isStream = true
         }
         let entry = HarArchive.Entry(
             startedDateTime: Self.timestamp(started), time: milliseconds, request: request,
             response: harResponse(
-                result, body: Self.scrubbing(secrets, from: body), chunks: result.bodyStream == nil ? nil : [], isFile: isFile,
+                result, body: Self.scrubbing(secrets, from: body), chunks: isStream ? [] : nil, isFile: isFile,
                 secrets: secrets),
             timings: HarArchive.Timings(wait: milliseconds))
         let index = state.mutate { state in
@@ -180,7 +182,7 @@ public final class ReplayTransport: ConfigurableHTTPTransport {
             state.changed = true
             return state.entries.count - 1
         }
-        if let stream = result.bodyStream {
+        if case .stream(let stream) = result.body {
             // The entry grows as the reader reads, so what was read is recorded however the reading ends.
             state.mutate { $0.streamed[index] = (Data(), [], secrets) }
             let tee = RecordedChunks(base: stream) { [state] chunk in
@@ -190,20 +192,33 @@ public final class ReplayTransport: ConfigurableHTTPTransport {
                     state.changed = true
                 }
             }
-            result.bodyStream = .reading(tee)
+            result.body = .stream(.reading(tee))
         }
         return result
     }
 
-    private func harRequest(_ params: HttpRequestParams) -> HarArchive.Request {
+    /// A request body's bytes, for the recording and for matching.
+    private static func bytes(of body: HTTPRequestBody) async throws -> Data {
+        switch body {
+        case .bytes(let data): return data
+        case .file(let url): return try Data(contentsOf: url)
+        case .stream(let stream):
+            var data = Data()
+            for try await chunk in stream { data.append(chunk) }
+            return data
+        }
+    }
+
+    private func harRequest(_ params: HttpRequestParams) async -> HarArchive.Request {
         let url = queryRedaction.redact(params.url.absoluteString)
         let headers = params.headerFields.map { HarArchive.Field(name: $0.name, value: redacted($0.name, $0.value)) }
         let query = URLComponents(string: url)?.queryItems?.map { HarArchive.Field(name: $0.name, value: $0.value ?? "") } ?? []
         var postData: HarArchive.PostData?
         var bodySize = 0
-        if let body = params.body, let data = try? body.data() {
+        if let body = params.body, let data = try? await Self.bytes(of: body) {
             let (text, encoding) = HarArchive.text(of: data)
-            postData = HarArchive.PostData(mimeType: body.contentType, text: text, _encoding: encoding)
+            let contentType = params.headerFields.last { $0.name.lowercased() == "content-type" }?.value ?? "application/octet-stream"
+            postData = HarArchive.PostData(mimeType: contentType, text: text, _encoding: encoding)
             bodySize = data.count
         }
         return HarArchive.Request(
@@ -278,13 +293,13 @@ public final class ReplayTransport: ConfigurableHTTPTransport {
         var result = HttpOperationResult(statusCode: response.status, headers: headers, url: params.url)
         switch params.responseDestination {
         case .stream where isSuccess:
-            result.bodyStream = .reading(ReplayedChunks(pieces: Self.pieces(of: body, sizes: response._chunks)))
+            result.body = .stream(.reading(ReplayedChunks(pieces: Self.pieces(of: body, sizes: response._chunks))))
         case .file where isSuccess:
             let file = FileManager.default.temporaryDirectory.appendingPathComponent("retroswift-replay-\(UUID().uuidString)")
             try body.write(to: file)
-            result.downloadedFileURL = file
+            result.body = .file(file)
         default:
-            result.body = body
+            result.body = .bytes(body)
         }
         return result
     }

@@ -10,21 +10,18 @@
     /// - Span name: the method and the endpoint's path template, `GET /api/v1/schedule/{schedule_id}` (low
     ///   cardinality, as the conventions ask).
     /// - Attributes: `http.request.method`, `url.template`, `url.full` (secret query values redacted) with
-    ///   `server.address` and `server.port` when a base URL is given, `http.response.status_code`, `error.type` (the
+    ///   `server.address` and `server.port` when RetroSwift knows the base URL, `http.response.status_code`, `error.type` (the
     ///   status code, or the error's type), and `retroswift.endpoint`.
     /// - Status: error for a status of 400 or more and for a call that got no response, whose error is recorded.
     /// - Place it after `RetryInterceptor` for one span per attempt, before it for one span per call; after
     ///   `BearerAuthInterceptor`, each authentication retry is its own span too.
     ///
     /// ```swift
-    /// api.interceptors = [RetryInterceptor(), TracingInterceptor(baseURL: URL(string: "https://api.example.com")!)]
+    /// api.interceptors = [RetryInterceptor(), TracingInterceptor()]
     /// ```
     public struct TracingInterceptor: Interceptor {
         /// Where spans go; `nil` uses `InstrumentationSystem.tracer`, read at each call.
         public let tracer: (any Tracer)?
-        /// The transport's base URL, for `url.full`, `server.address` and `server.port` of calls from domains without
-        /// a base URL of their own (`Domain.baseURL` wins); `nil` leaves them out for those.
-        public let baseURL: URL?
         /// The query parameters whose values `url.full` hides.
         public let queryRedaction: QueryRedaction
 
@@ -32,11 +29,9 @@
         ///
         /// - Parameters:
         ///   - tracer: Where spans go; `nil` (the default) uses `InstrumentationSystem.tracer`.
-        ///   - baseURL: The transport's base URL, for `url.full`, `server.address` and `server.port`.
         ///   - queryRedaction: The query parameters whose values `url.full` hides (`QueryRedaction.defaultNames`).
-        public init(tracer: (any Tracer)? = nil, baseURL: URL? = nil, queryRedaction: QueryRedaction = QueryRedaction()) {
+        public init(tracer: (any Tracer)? = nil, queryRedaction: QueryRedaction = QueryRedaction()) {
             self.tracer = tracer
-            self.baseURL = baseURL
             self.queryRedaction = queryRedaction
         }
 
@@ -57,10 +52,12 @@
             span.attributes["http.request.method"] = request.method.rawValue
             span.attributes["url.template"] = request.endpoint.template
             span.attributes["retroswift.endpoint"] = "\(request.endpoint.domain).\(request.endpoint.name)"
-            if let baseURL = request.domainBaseURL ?? baseURL {
-                span.attributes["url.full"] = queryRedaction.redact(request.urlString(relativeTo: baseURL))
-                if let host = baseURL.host { span.attributes["server.address"] = host }
-                span.attributes["server.port"] = baseURL.port ?? (baseURL.scheme?.lowercased() == "https" ? 443 : 80)
+            // Left out when RetroSwift does not know the base URL (a transport that keeps its own): the URL is relative.
+            let url = request.url
+            if let host = url.host {
+                span.attributes["url.full"] = queryRedaction.redact(request.urlString)
+                span.attributes["server.address"] = host
+                span.attributes["server.port"] = url.port ?? (url.scheme?.lowercased() == "https" ? 443 : 80)
             }
             var carrier: [(name: String, value: String)] = []
             tracer.inject(span.context, into: &carrier, using: HeaderInjector())

@@ -237,7 +237,7 @@ private final class DelegateSessionDelegate: NSObject, URLSessionDataDelegate, @
         call.hasReturned = true
         let outcome = SessionTaskRunner.result(response, nil, call.request, call.decisions, knownHeaders: call.headers) {
             status, headers, url in
-            HttpOperationResult(statusCode: status, headers: headers, bodyStream: stream, url: url)
+            HttpOperationResult(statusCode: status, headers: headers, body: .stream(stream), url: url)
         }
         call.complete(outcome)
     }
@@ -306,7 +306,7 @@ private final class DelegateSessionDelegate: NSObject, URLSessionDataDelegate, @
             call.response, call.writeError ?? error, call.request, call.decisions, knownHeaders: call.headers
         ) {
             status, headers, url in
-            if let file = call.file { return HttpOperationResult(statusCode: status, headers: headers, downloadedFileURL: file, url: url) }
+            if let file = call.file { return HttpOperationResult(statusCode: status, headers: headers, body: .file(file), url: url) }
             return HttpOperationResult(statusCode: status, headers: headers, body: call.body, url: url)
         }
         if case .failure = outcome, let file = call.file { try? FileManager.default.removeItem(at: file) }

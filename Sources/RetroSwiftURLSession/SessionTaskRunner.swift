@@ -35,7 +35,7 @@ enum SessionTaskRunner {
                         if (200..<300).contains(status) {
                             let kept = TemporaryFile.url(for: .download, in: temporaryDirectory)
                             try FileManager.default.moveItem(at: location, to: kept)
-                            return HttpOperationResult(statusCode: status, headers: headers, downloadedFileURL: kept, url: url)
+                            return HttpOperationResult(statusCode: status, headers: headers, body: .file(kept), url: url)
                         }
                         return HttpOperationResult(
                             statusCode: status, headers: headers, body: try TemporaryFile.contents(of: location), url: url)

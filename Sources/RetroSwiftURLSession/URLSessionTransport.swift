@@ -46,12 +46,10 @@ import RetroSwift
 ///   there (a `User-Agent`) go everywhere. Give credentials to the domain as shared headers instead.
 /// - Nothing is printed or logged. Calls are logged, the same way on every transport, by an interceptor on the
 ///   domain: `LoggingInterceptor`, or `SwiftLogInterceptor` from `RetroSwiftLogging`.
-public final class URLSessionTransport: ConfigurableHTTPTransport {
+public final class URLSessionTransport: HttpTransport {
     /// The session whose configuration the transport's calls run with, and whose delegate decides server-trust and
     /// client-certificate challenges (see the type's documentation).
     public let session: URLSession
-    /// Where the domain's configuration is kept.
-    public let configuration = HTTPTransportConfigurationStore()
     /// The credential that answers HTTP authentication challenges from the configured host, or `nil` to answer none.
     public let credential: URLCredential?
     /// Where the transport writes multipart bodies with file parts before uploading them on Apple platforms (deleted
@@ -126,11 +124,14 @@ public final class URLSessionTransport: ConfigurableHTTPTransport {
     /// - Throws: `URLError` when no response arrived, `CancellationError` when the calling task was cancelled,
     ///   `RequestError` when the transport is not configured.
     public func sendRequest(with params: HttpRequestParams) async throws -> HttpOperationResult {
-        let settings = try configuration.configuration(for: params)
+        guard params.url.host != nil else { throw RequestError.missingBaseURL(of: params) }
         try refuseSessionCredentials(for: params)
         let request = makeRequest(params)
+        // The credential answers challenges from the origin the call goes to, unless RetroSwift withheld the
+        // credentials from it: a redirect or a `@Url` field left the base URL's origin.
         let delegate = SessionTaskDelegate(
-            credential: credential, credentialOrigin: settings.baseURL, userSession: session, serverTrust: params.serverTrust)
+            credential: params.withholdsCredentials ? nil : credential, credentialOrigin: params.url, userSession: session,
+            serverTrust: params.serverTrust)
         do {
             return try await perform(request, params: params, delegate: delegate)
         } catch {
@@ -165,17 +166,16 @@ public final class URLSessionTransport: ConfigurableHTTPTransport {
 
     /// URLSession adds the session configuration's `httpAdditionalHeaders` to every request, and a request can
     /// override them but not remove them; so when a redirect or a `@Url` field has left the base URL's origin and such
-    /// a header is a credential, the call stops rather than send it there.
+    /// a header is a credential (`Authorization`, `Cookie`, `Proxy-Authorization`), the call stops rather than send it
+    /// there.
     private func refuseSessionCredentials(for params: HttpRequestParams) throws {
-        guard !params.withheldSharedHeaders.isEmpty, let additional = session.configuration.httpAdditionalHeaders else { return }
-        // Withheld `Content-*` headers belong to a body a 303 dropped, not to credentials: harmless on a GET.
-        let names = additional.keys.map { "\($0)" }
-            .filter { params.withheldSharedHeaders.contains(HeaderName.key($0)) && !HeaderName.key($0).hasPrefix("content-") }
+        guard params.withholdsCredentials, let additional = session.configuration.httpAdditionalHeaders else { return }
+        let names = additional.keys.map { "\($0)" }.filter { RedirectPolicy.standardCredentialHeaders.contains(HeaderName.key($0)) }
             .sorted()
         guard let name = names.first else { return }
         throw RequestError(
-            params.withholdsSharedHeaders ? .invalidValue : .redirectRefused, endpoint: params.endpoint,
-            reason: "the call leads to \(params.absoluteURL?.absoluteString ?? "another origin"), but the session's "
+            .redirectRefused, endpoint: params.endpoint,
+            reason: "the call leads to \(params.url.absoluteString), another origin than the base URL's, but the session's "
                 + "httpAdditionalHeaders carry '\(name)', which URLSession would send there; give it to the domain as a "
                 + "shared header instead, which RetroSwift withholds from other origins"
         )
@@ -200,7 +200,7 @@ public final class URLSessionTransport: ConfigurableHTTPTransport {
     private func perform(_ request: URLRequest, params: HttpRequestParams, delegate: SessionTaskDelegate) async throws
         -> HttpOperationResult
     {
-        let upload = try UploadSource(params.body, temporaryDirectory: temporaryDirectory)
+        let upload = try await UploadSource(params.body, temporaryDirectory: temporaryDirectory)
         defer { upload.cleanUp() }
         let progress = params.progress
         if params.responseDestination == .file && progress == nil {

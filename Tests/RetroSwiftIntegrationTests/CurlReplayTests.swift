@@ -75,7 +75,7 @@ struct CurlReplayTests {
         var statuses: [Int32] = []
         for request in recording.requests {
             statuses.append(
-                try Self.run(request.curlCommand(relativeTo: server.baseURL, sharedHeaders: ["X-Client": "app"], redactingSecrets: false)))
+                try Self.run(request.curlCommand(redactingSecrets: false)))
         }
         await server.stop()
 

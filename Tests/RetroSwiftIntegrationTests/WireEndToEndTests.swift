@@ -41,12 +41,56 @@ struct WireEndToEndTests {
         @JsonBody var note: Note
     }
 
+    private struct LogRequest {
+        @RawBody(contentType: "text/plain") var lines = HTTPRequestBodyStream(length: nil) { AsyncStream<Data> { $0.finish() } }
+    }
+
     // @unchecked Sendable: the fixture adds only endpoint wrappers, set up in init and never reassigned.
     private final class Api: Domain, @unchecked Sendable {
         @Get("/items/{item_id}?fixed=1") var lookup: (LookupRequest) async throws -> Empty
         @Post("/login") var login: (FormRequest) async throws -> Empty
         @Post("/upload") var upload: (UploadRequest) async throws -> Empty
         @Put("/notes") var note: (NoteRequest) async throws -> Note
+        @Post("/logs") var log: (LogRequest) async throws -> Empty
+    }
+
+    /// Three chunks, made afresh for each send.
+    private static let logLines = ["first line\n", "second line\n", "third line\n"]
+
+    private static func chunks(length: Int64?) -> HTTPRequestBodyStream {
+        HTTPRequestBodyStream(length: length) {
+            AsyncStream<Data> { continuation in
+                for line in logLines { continuation.yield(Data(line.utf8)) }
+                continuation.finish()
+            }
+        }
+    }
+
+    @Test(
+        "a @RawBody stream arrives byte for byte: with its Content-Length when known, and whole when not",
+        arguments: TransportKind.allCases)
+    func streamedBody(kind: TransportKind) async throws {
+        try await withServer(kind) { transport, server in
+            // Given
+            let api = Api(transport: transport)
+            let expected = Data(Self.logLines.joined().utf8)
+
+            // When
+            _ = try await api.log(LogRequest(lines: Self.chunks(length: Int64(expected.count))))
+            _ = try await api.log(LogRequest(lines: Self.chunks(length: nil)))
+
+            // Then: the same bytes both times; the known length as Content-Length, the unknown one chunked where the
+            // transport can send chunks (URLSession reads it first, and sends its length)
+            #expect(server.requests.map(\.body) == [expected, expected])
+            #expect(server.requests.map { $0.header("Content-Type") } == ["text/plain", "text/plain"])
+            #expect(server.requests[0].header("Content-Length") == "\(expected.count)")
+            let second = server.requests[1]
+            if kind == .urlSession {
+                #expect(second.header("Content-Length") == "\(expected.count)")
+            } else {
+                #expect(second.header("Transfer-Encoding") == "chunked")
+            }
+        }
     }
 
     @Test("path segments and queries arrive percent-encoded byte for byte", arguments: TransportKind.allCases)

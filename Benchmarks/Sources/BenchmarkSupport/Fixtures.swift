@@ -75,13 +75,12 @@ public final class BenchmarkApi: Domain, @unchecked Sendable {
 
 /// A transport that does a real transport's work but no I/O: what `URLSessionTransport` does with a call (the URL and
 /// header fields RetroSwift resolved, and the body, into a URLRequest; the URL requested reported with the response).
-public final class InProcessTransport: ConfigurableHTTPTransport {
-    public let configuration = HTTPTransportConfigurationStore()
+public final class InProcessTransport: HttpTransport {
     let response: HttpOperationResult
 
     public init(response: HttpOperationResult = HttpOperationResult(statusCode: 204)) {
         self.response = response
-        configuration.set(baseURL: URL(string: "https://api.example.com/v2")!, sharedHeaders: ["User-Agent": "bench"])
+        setConfiguration(baseURL: URL(string: "https://api.example.com/v2")!, sharedHeaders: ["User-Agent": "bench"])
     }
 
     public func sendRequest(with params: HttpRequestParams) async throws -> HttpOperationResult {
@@ -91,7 +90,7 @@ public final class InProcessTransport: ConfigurableHTTPTransport {
         for header in params.headerFields {
             request.setValue(header.value, forHTTPHeaderField: header.name)
         }
-        request.httpBody = try params.body?.data()
+        if case .bytes(let data)? = params.body { request.httpBody = data }
         blackHoleRequest(request)
         var result = response
         result.url = url

@@ -1,9 +1,9 @@
 import Foundation
 
 /// A `multipart/form-data` body (RFC 7578) whose file parts can be streamed from disk.
-public struct MultipartFormBody: Sendable {
+struct MultipartFormBody: Sendable {
     /// Where a part's bytes come from.
-    public enum PartContent: Sendable, Hashable {
+    enum PartContent: Sendable, Hashable {
         /// A form field's text, sent as UTF-8.
         case text(String)
         /// Bytes in memory.
@@ -13,29 +13,46 @@ public struct MultipartFormBody: Sendable {
     }
 
     /// One field of the form.
-    public struct Part: Sendable, Hashable {
+    struct Part: Sendable, Hashable {
         /// The field name.
-        public let name: String
+        let name: String
         /// The file name, for file parts.
-        public let fileName: String?
+        let fileName: String?
         /// The part's media type, for file parts.
-        public let mimeType: String?
+        let mimeType: String?
         /// The part's bytes.
-        public let content: PartContent
+        let content: PartContent
     }
 
     /// The boundary between parts, without the leading dashes.
-    public let boundary: String
+    let boundary: String
     /// The parts in declaration order.
-    public let parts: [Part]
+    let parts: [Part]
+    /// The exact number of bytes the body has, file parts measured on disk when the form was made.
+    private(set) var length: Int64 = 0
+
+    /// A form of `parts`, measured now: a file part that cannot be read is an error before anything is sent.
+    ///
+    /// - Throws: The error reading a file part's size.
+    init(boundary: String, parts: [Part]) throws {
+        self.boundary = boundary
+        self.parts = parts
+        length = try contentLength()
+    }
+
+    /// The form as a transport sends it: its serialized bytes, read as they go out.
+    var stream: HTTPRequestBodyStream {
+        let segments = segments
+        return HTTPRequestBodyStream(length: length) { MultipartChunks(segments: segments) }
+    }
 
     /// The `Content-Type` header value, carrying the boundary.
-    public var contentType: String {
+    var contentType: String {
         "multipart/form-data; boundary=\(boundary)"
     }
 
     /// The exact number of bytes the body has; file parts are measured on disk.
-    public func contentLength() throws -> Int64 {
+    func contentLength() throws -> Int64 {
         try segments.reduce(0) { total, segment in
             switch segment {
             case .bytes(let data):
@@ -53,12 +70,12 @@ public struct MultipartFormBody: Sendable {
     }
 
     /// A reader handing out the body in chunks, reading file parts from disk as it goes.
-    public func makeReader(chunkSize: Int = 256 * 1024) -> Reader {
+    func makeReader(chunkSize: Int = 256 * 1024) -> Reader {
         Reader(segments: segments, chunkSize: chunkSize)
     }
 
     /// Writes the body to `handle` chunk by chunk, so memory stays flat whatever the file sizes.
-    public func write(to handle: FileHandle) throws {
+    func write(to handle: FileHandle) throws {
         let reader = makeReader()
         while let chunk = try reader.read() {
             try handle.write(contentsOf: chunk)
@@ -71,7 +88,7 @@ public struct MultipartFormBody: Sendable {
     /// - Returns: The new file, named `retroswift-multipart-…`.
     /// - Throws: The error that stopped the file from being created, a file part from being read, or the body from
     ///   being written; nothing is left behind then.
-    public func writeToTemporaryFile(in directory: URL = FileManager.default.temporaryDirectory) throws -> URL {
+    func writeToTemporaryFile(in directory: URL = FileManager.default.temporaryDirectory) throws -> URL {
         let (url, handle) = try TemporaryFile.create(.multipart, in: directory)
         defer { try? handle.close() }
         do {
@@ -84,7 +101,7 @@ public struct MultipartFormBody: Sendable {
     }
 
     /// The whole body in memory.
-    public func data() throws -> Data {
+    func data() throws -> Data {
         var body = Data()
         let reader = makeReader()
         while let chunk = try reader.read() {
@@ -113,7 +130,7 @@ public struct MultipartFormBody: Sendable {
         return segments
     }
 
-    enum Segment {
+    enum Segment: Sendable {
         case bytes(Data)
         case file(URL)
     }
@@ -153,7 +170,7 @@ public struct MultipartFormBody: Sendable {
     /// Reads a multipart body chunk by chunk; made by ``MultipartFormBody/makeReader(chunkSize:)``.
     ///
     /// Not thread-safe: use one reader from one task at a time.
-    public final class Reader {
+    final class Reader {
         private var segments: ArraySlice<Segment>
         private let chunkSize: Int
         private var file: FileHandle?
@@ -168,7 +185,7 @@ public struct MultipartFormBody: Sendable {
         }
 
         /// The next chunk, or `nil` at the end of the body.
-        public func read() throws -> Data? {
+        func read() throws -> Data? {
             while true {
                 if let file {
                     if let chunk = try file.read(upToCount: chunkSize), !chunk.isEmpty { return chunk }
@@ -183,6 +200,24 @@ public struct MultipartFormBody: Sendable {
                     file = try FileHandle(forReadingFrom: url)
                 }
             }
+        }
+    }
+}
+
+/// A form's bytes, chunk by chunk, read from its segments afresh for each send.
+private struct MultipartChunks: AsyncSequence, Sendable {
+    typealias Element = Data
+    let segments: [MultipartFormBody.Segment]
+
+    func makeAsyncIterator() -> Iterator {
+        Iterator(reader: MultipartFormBody.Reader(segments: segments, chunkSize: 256 * 1024))
+    }
+
+    struct Iterator: AsyncIteratorProtocol {
+        let reader: MultipartFormBody.Reader
+
+        mutating func next() async throws -> Data? {
+            try reader.read()
         }
     }
 }

@@ -10,7 +10,7 @@ struct RequestBuilder {
     private var queryItems: [HTTPQueryItem] = []
     private var headers: [HTTPHeader] = []
     private var jsonBody: Data?
-    private var rawBody: HTTPRequestBody?
+    private var rawBody: RequestPayload?
     /// Form fields and files in declaration order, which multipart keeps.
     private var form: [MultipartFormBody.Part] = []
     /// The `@Url` field's value and the field, when the endpoint has one; boxed, so other calls carry one empty
@@ -230,10 +230,12 @@ struct RequestBuilder {
         if let problem = HeaderRules.problem(inValue: contentType) { throw invalid(field, "content type: \(problem)") }
         switch content.source {
         case .data(let data):
-            rawBody = HTTPRequestBody(contentType: contentType, content: .data(data))
+            rawBody = RequestPayload(contentType: contentType, content: .data(data))
         case .file(let url):
             try checkReadable(url, field)
-            rawBody = HTTPRequestBody(contentType: contentType, content: .file(url))
+            rawBody = RequestPayload(contentType: contentType, content: .file(url))
+        case .stream(let stream):
+            rawBody = RequestPayload(contentType: contentType, content: .stream(stream))
         }
     }
 
@@ -280,7 +282,7 @@ struct RequestBuilder {
             method: plan.endpoint.method, encodedPath: url?.encodedPath ?? encodedPath(),
             encodedQuery: encodedQuery(after: url.map { $0.encodedQuery } ?? plan.template.staticQuery),
             queryItems: url?.encodedQuery.map { PathTemplate.decodedItems($0) + queryItems } ?? queryItems, headers: headers,
-            body: try body(), timeout: plan.timeout ?? settings.timeout, responseDestination: plan.responseDestination,
+            payload: try body(), timeout: plan.timeout ?? settings.timeout, responseDestination: plan.responseDestination,
             endpoint: plan.endpoint, domainTarget: settings.target, responseLimits: settings.responseLimits
         )
         // Most calls have no @Url field: their request is returned as made, without a copy to change.
@@ -321,12 +323,12 @@ struct RequestBuilder {
         return hasQuery ? query : nil
     }
 
-    private func body() throws -> HTTPRequestBody? {
+    private func body() throws -> RequestPayload? {
         switch plan.bodyStyle {
         case .none:
             return nil
         case .json:
-            return jsonBody.map { HTTPRequestBody(contentType: "application/json", content: .data($0)) }
+            return jsonBody.map { RequestPayload(contentType: "application/json", content: .data($0)) }
         case .raw:
             return rawBody
         case .formURLEncoded:
@@ -335,7 +337,7 @@ struct RequestBuilder {
                 return PercentEncoding.encode(part.name, allowing: PercentEncoding.formComponent, spaceAsPlus: true) + "="
                     + PercentEncoding.encode(value, allowing: PercentEncoding.formComponent, spaceAsPlus: true)
             }
-            return HTTPRequestBody(
+            return RequestPayload(
                 contentType: "application/x-www-form-urlencoded; charset=utf-8",
                 content: .data(Data(encoded.joined(separator: "&").utf8))
             )
@@ -347,8 +349,8 @@ struct RequestBuilder {
                         + "and every file is .empty; nothing was sent"
                 )
             }
-            let multipart = MultipartFormBody(boundary: settings.multipartBoundary(), parts: form)
-            return HTTPRequestBody(contentType: multipart.contentType, content: .multipart(multipart))
+            let multipart = try MultipartFormBody(boundary: settings.multipartBoundary(), parts: form)
+            return RequestPayload(contentType: multipart.contentType, content: .multipart(multipart))
         }
     }
 }

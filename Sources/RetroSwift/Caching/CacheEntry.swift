@@ -42,7 +42,7 @@ struct CacheEntry: Sendable {
     ) {
         statusCode = response.statusCode
         headers = HTTPHeaderFields(response.headers.fields.filter { !Self.unstoredFields.contains(HeaderName.key($0.name)) })
-        body = response.body
+        body = response.data
         url = response.url
         control = CacheControl(response.header("Cache-Control"))
         varied = Self.varyNames(of: response.headers).map { name in
@@ -74,7 +74,7 @@ struct CacheEntry: Sendable {
         let validator = response.header("ETag") != nil || response.header("Last-Modified") != nil
         let heuristic = heuristics && heuristicStatuses.contains(response.statusCode) && response.header("Last-Modified") != nil
         guard explicit || validator || heuristic else { return .nothingToReuse }
-        if response.body.count > maxEntryBytes { return .tooLarge }
+        if response.data.count > maxEntryBytes { return .tooLarge }
         return nil
     }
 

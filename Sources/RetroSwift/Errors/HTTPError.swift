@@ -15,7 +15,7 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible, LocalizedErro
     public init(response: HttpOperationResult, endpoint: EndpointIdentity) {
         statusCode = response.statusCode
         headers = response.headers
-        body = response.body
+        body = response.data
         self.endpoint = endpoint
     }
 

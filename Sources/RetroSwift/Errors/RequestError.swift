@@ -67,4 +67,16 @@ public struct RequestError: Error, Sendable, CustomStringConvertible, LocalizedE
     public var errorDescription: String? {
         description
     }
+
+    /// What a transport that sends only absolute URLs throws for a request whose ``HttpRequestParams/url`` is relative:
+    /// neither the domain nor the transport's `setConfiguration` gave RetroSwift a base URL.
+    ///
+    /// - Parameter request: The request that cannot be sent.
+    /// - Returns: An error of kind ``Kind/transportNotConfigured`` naming the endpoint and the fix.
+    public static func missingBaseURL(of request: HttpRequestParams) -> RequestError {
+        RequestError(
+            .transportNotConfigured, endpoint: request.endpoint,
+            reason: "neither the domain nor the transport has a base URL; set the domain's baseURL or call the transport's "
+                + "setConfiguration(baseURL:sharedHeaders:) first")
+    }
 }

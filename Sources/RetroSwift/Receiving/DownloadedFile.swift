@@ -23,7 +23,7 @@ public struct DownloadedFile: Sendable, Hashable, HTTPResponseDecodable, Unbuffe
             return DownloadedFile(url: url, mimeType: response.mediaType)
         }
         let url = TemporaryFile.url(for: .download)
-        try response.body.write(to: url)
+        try response.data.write(to: url)
         return DownloadedFile(url: url, mimeType: response.mediaType)
     }
 }

@@ -19,15 +19,15 @@ enum ResponseChecks {
         if result.headers.fields.contains(where: { isPadded($0.value) }) {
             result.headers = HTTPHeaderFields(result.headers.fields.map { HTTPHeader(name: $0.name, value: trimmed($0.value)) })
         }
-        guard !result.body.isEmpty else { return result }
+        guard !result.data.isEmpty else { return result }
         if !hasContent(statusCode: result.statusCode, method: request.method) {
             // RFC 9112 §6.3: such a response ends with its head; bytes after it are not its body.
-            result.body = Data()
+            result.data = Data()
             return result
         }
-        try budget.add(result.body.count)
-        if let length = budget.contentLength, !budget.isEncoded, Int64(result.body.count) != length {
-            throw malformed(request, "the body has \(result.body.count) bytes, but its Content-Length says \(length)", result)
+        try budget.add(result.data.count)
+        if let length = budget.contentLength, !budget.isEncoded, Int64(result.data.count) != length {
+            throw malformed(request, "the body has \(result.data.count) bytes, but its Content-Length says \(length)", result)
         }
         return result
     }

@@ -60,7 +60,7 @@ public struct ResponseDecodingContext: Sendable {
     /// JSON-decodes `type` from the body, wrapping failures in a ``RequestError`` that names the endpoint.
     public func decodeJSON<T: Decodable>(_ type: T.Type, from response: HttpOperationResult) throws -> T {
         do {
-            return try decoder.decode(T.self, from: response.body)
+            return try decoder.decode(T.self, from: response.data)
         } catch {
             throw RequestError(
                 .undecodableResponse, endpoint: endpoint,

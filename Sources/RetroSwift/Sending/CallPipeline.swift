@@ -17,7 +17,7 @@ enum CallPipeline {
         // 1. Where the call goes: the domain's path prefix, then the base URL and shared headers, read once here so
         //    that a call sees one configuration from its first hop to its last, and every transport the same.
         if let prefix = domain.pathPrefix { try prefix.apply(to: &request) }
-        request.target = try target(of: request, kept: domain.transportConfiguration)
+        request.target = try target(of: request, kept: domain.transportTarget)
         // 2. A `@Url` field's full URL: its origin against the base URL's, before interceptors add credentials.
         if request.dynamicURLState != nil {
             try request.settleOrigin(baseURL: request.target?.baseURL, credentials: redirects)
@@ -35,7 +35,7 @@ enum CallPipeline {
             // retains, and the URL may still be a string to parse.
             if let stream = result.bodyStream {
                 let source = result.url
-                result.bodyStream = stream.wrappingFailures { [request] in TransportError.wrapping($0, of: request, at: source) }
+                result.body = .stream(stream.wrappingFailures { [request] in TransportError.wrapping($0, of: request, at: source) })
             }
             return result
         } catch {
@@ -43,22 +43,14 @@ enum CallPipeline {
         }
     }
 
-    /// The base URL and shared headers of `request`: its domain's own, else those its transport keeps where
-    /// RetroSwift can read them (``ConfigurableHTTPTransport``); `nil` for a transport that keeps them to itself.
+    /// The base URL and shared headers of `request`: its domain's own, else those its transport's `setConfiguration`
+    /// recorded (``TransportTarget``); `nil` when neither has one: the transport keeps its base URL to itself (it
+    /// implements `setConfiguration`), or was never configured, and gets a relative URL.
     ///
-    /// - Throws: ``RequestError`` of kind ``RequestError/Kind/transportNotConfigured`` when neither the domain nor
-    ///   the transport has a usable base URL (unless the transport's store says it needs none).
-    private static func target(
-        of request: HttpRequestParams, kept store: HTTPTransportConfigurationStore?
-    ) throws -> HTTPTransportConfiguration? {
+    /// - Throws: ``RequestError`` of kind ``RequestError/Kind/transportNotConfigured`` when two domains configured the
+    ///   transport differently, or with an unusable base URL.
+    private static func target(of request: HttpRequestParams, kept target: TransportTarget?) throws -> HTTPTransportConfiguration? {
         if let own = request.domainTarget?.configuration { return own }
-        guard let store else { return nil }
-        do {
-            return try store.resolve(for: request)
-        } catch {
-            // A test double that needs no base URL still gets the call, with a relative URL.
-            if store.baseURLRequired { throw error }
-            return nil
-        }
+        return try target?.configuration(adding: request.domainTarget?.sharedHeaders ?? [:], for: request.endpoint)
     }
 }

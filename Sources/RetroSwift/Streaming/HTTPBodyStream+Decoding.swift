@@ -10,7 +10,7 @@ extension HTTPBodyStream: HTTPResponseDecodable, UnbufferedResponse {
     ///   - context: The decoder and endpoint (unused).
     /// - Returns: The stream.
     public static func decode(from response: HttpOperationResult, context: ResponseDecodingContext) throws -> HTTPBodyStream {
-        response.bodyStream ?? HTTPBodyStream(response.body)
+        response.bodyStream ?? HTTPBodyStream(response.data)
     }
 }
 

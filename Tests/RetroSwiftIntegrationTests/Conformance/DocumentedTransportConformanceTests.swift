@@ -4,7 +4,7 @@ import RetroSwiftTestServer
 import Testing
 
 /// The conformance suite run against the one-file transport the Transports article shows
-/// (`DocCExamples.SimpleSessionTransport`), built only on the public transport API: what a transport author sees the
+/// (`SimpleSessionTransport`, in a file of its own), built only on the public transport API: what a transport author sees the
 /// first time they run the suite, with what their transport does not do yet listed as known limitations.
 @Suite("Transport conformance of the Transports article's example", .timeLimit(.minutes(4)), .serialized)
 struct DocumentedTransportConformanceTests {
@@ -21,8 +21,6 @@ struct DocumentedTransportConformanceTests {
             "request/field-order": .differs("URLRequest keeps fields in a dictionary"),
             "body/announced-over-limit": .hangs("the example reads the whole announced body before RetroSwift can refuse it"),
             "connection/streams-beside-calls": .hangs("the example buffers every body, so a held-open stream never returns"),
-            "cancellation/before-head": .differs("the example passes URLError.cancelled on instead of CancellationError"),
-            "cancellation/mid-body": .differs("the example passes URLError.cancelled on instead of CancellationError"),
         ]
         #if canImport(FoundationNetworking)
             limitations["framing/trailers"] = .crashes("swift-corelibs-foundation traps on trailer fields")
@@ -45,6 +43,6 @@ struct DocumentedTransportConformanceTests {
     func conformance(conformanceCase: TransportConformanceCase) async throws {
         if let only = ProcessInfo.processInfo.environment["RETROSWIFT_CONFORMANCE"], !conformanceCase.id.contains(only) { return }
         try await conformanceCase.run(
-            { DocCExamples.SimpleSessionTransport() }, knownLimitation: Self.knownLimitations[conformanceCase.id])
+            { SimpleSessionTransport() }, knownLimitation: Self.knownLimitations[conformanceCase.id])
     }
 }

@@ -70,7 +70,7 @@ struct DocCExampleTests {
         let server = try await TestServer.start { request in
             ScriptedResponse(status: 201, headers: [("X-Seen", request.target)], body: Data("made".utf8))
         }
-        let transport = DocCExamples.SimpleSessionTransport()
+        let transport = SimpleSessionTransport()
         transport.setConfiguration(baseURL: server.baseURL, sharedHeaders: ["X-Client": "docs"])
         let api = PlacesApi(transport: transport)
 
@@ -83,5 +83,31 @@ struct DocCExampleTests {
         let request = try #require(server.requests.first)
         #expect(request.target == "/nearby?near=2.0,5.0")
         #expect(request.header("X-Client") == "docs")
+    }
+
+    @Test("the Transports article's one-file transport is the one these tests run, line for line, and under 100 lines")
+    func articleTransportIsTheTestedOne() throws {
+        // Given
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        let article = try String(
+            contentsOf: root.appendingPathComponent("Sources/RetroSwift/RetroSwift.docc/Transports.md"), encoding: .utf8)
+        let tested = try String(
+            contentsOf: root.appendingPathComponent("Tests/RetroSwiftIntegrationTests/DocCExamples/SimpleSessionTransport.swift"),
+            encoding: .utf8)
+
+        // When: the article's block after "This transport, whole,", and the file without its comment and Linux import
+        let after = try #require(article.range(of: "This transport, whole,")).upperBound
+        let start = try #require(article.range(of: "```swift\n", range: after..<article.endIndex)).upperBound
+        let end = try #require(article.range(of: "\n```\n", range: start..<article.endIndex)).lowerBound
+        let block = article[start..<end].split(separator: "\n", omittingEmptySubsequences: false)
+        let linuxImport = "\n#if canImport(FoundationNetworking)\n    import FoundationNetworking\n#endif\n"
+        let code = tested.replacingOccurrences(of: linuxImport, with: "").split(separator: "\n", omittingEmptySubsequences: false)
+            .filter { !$0.hasPrefix("//") }
+
+        // Then
+        #expect(Array(code.prefix(block.count)) == Array(block))
+        #expect(code.dropFirst(block.count).allSatisfy { $0.isEmpty })
+        #expect(block.count <= 100)
     }
 }

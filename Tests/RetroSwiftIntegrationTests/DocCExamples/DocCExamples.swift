@@ -26,7 +26,8 @@ enum DocCExamples {
         var rows: [[String]]
 
         static func decode(from response: HttpOperationResult, context: ResponseDecodingContext) throws -> CSV {
-            let text = String(decoding: response.body, as: UTF8.self)
+            guard case .bytes(let body) = response.body else { return CSV(rows: []) }
+            let text = String(decoding: body, as: UTF8.self)
             return CSV(rows: text.split(separator: "\n").map { $0.split(separator: ",").map(String.init) })
         }
     }
@@ -43,40 +44,6 @@ enum DocCExamples {
                 report("slow: \(request.endpoint) -> \(response.statusCode)")
             }
             return response
-        }
-    }
-
-    // Transports.md
-    final class RefuseRedirects: NSObject, URLSessionTaskDelegate, Sendable {
-        func urlSession(
-            _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-            newRequest request: URLRequest
-        ) async -> URLRequest? {
-            nil  // hand the 3xx back to RetroSwift
-        }
-    }
-
-    final class SimpleSessionTransport: ConfigurableHTTPTransport {
-        let configuration = HTTPTransportConfigurationStore()
-        private let session = URLSession(configuration: .ephemeral, delegate: RefuseRedirects(), delegateQueue: nil)
-
-        func sendRequest(with params: HttpRequestParams) async throws -> HttpOperationResult {
-            var request = URLRequest(url: params.url)
-            request.httpMethod = params.method.rawValue
-            if let timeout = params.timeout { request.timeoutInterval = min(timeout, 365 * 24 * 3600) }  // .infinity: none
-            for field in params.headerFields {
-                request.addValue(field.value, forHTTPHeaderField: field.name)
-            }
-            if params.isCachedByRetroSwift { request.cachePolicy = .reloadIgnoringLocalCacheData }  // HTTPCache decides
-            request.httpBody = try params.body?.data()  // small bodies only; stream multipart files in production
-
-            let (data, response) = try await session.data(for: request)
-            guard let http = response as? HTTPURLResponse else { throw URLError(.badServerResponse) }
-            var headers: HTTPHeaderFields = [:]
-            for case (let name as String, let value as String) in http.allHeaderFields {
-                headers.append(name: name, value: value)
-            }
-            return HttpOperationResult(statusCode: http.statusCode, headers: headers, body: data, url: params.url)
         }
     }
 

@@ -1,7 +1,8 @@
 import Foundation
-import RetroSwift
 import RetroSwiftTesting
 import Testing
+
+@testable import RetroSwift
 
 @Suite("Bodies")
 struct BodyTests {
@@ -67,7 +68,7 @@ struct BodyTests {
         _ = try await api.create(CreateRequest(event: Event(name: "launch", at: Date(timeIntervalSince1970: 1.5))))
 
         // Then
-        let body = try #require(transport.lastRequest?.body)
+        let body = try #require(transport.lastRequest?.payload)
         #expect(body.contentType == "application/json")
         #expect(try body.data() == Data(#"{"at":1500,"name":"launch"}"#.utf8))
     }
@@ -94,7 +95,7 @@ struct BodyTests {
         _ = try await api.login(LoginRequest(user: "ann@example.com", password: "p&s=s +1", scopes: ["read", "write"], remember: true))
 
         // Then
-        let body = try #require(transport.lastRequest?.body)
+        let body = try #require(transport.lastRequest?.payload)
         #expect(body.contentType == "application/x-www-form-urlencoded; charset=utf-8")
         #expect(
             String(decoding: try body.data(), as: UTF8.self)
@@ -111,7 +112,7 @@ struct BodyTests {
         _ = try await api.upload(UploadRequest(title: "Ünïcode", file: file, note: nil))
 
         // Then
-        let body = try #require(transport.lastRequest?.body)
+        let body = try #require(transport.lastRequest?.payload)
         #expect(body.contentType == "multipart/form-data; boundary=XyZ")
         let expected =
             Data("--XyZ\r\nContent-Disposition: form-data; name=\"title\"\r\n\r\nÜnïcode\r\n".utf8)
@@ -131,7 +132,7 @@ struct BodyTests {
         _ = try await api.upload(UploadRequest(title: "t"))
 
         // Then
-        let body = try #require(transport.lastRequest?.body)
+        let body = try #require(transport.lastRequest?.payload)
         #expect(try body.data() == Data("--XyZ\r\nContent-Disposition: form-data; name=\"title\"\r\n\r\nt\r\n--XyZ--\r\n".utf8))
     }
 
@@ -144,7 +145,7 @@ struct BodyTests {
         _ = try await api.note(NoteRequest(note: "hi"))
 
         // Then
-        #expect(transport.lastRequest?.body?.contentType == "multipart/form-data; boundary=XyZ")
+        #expect(transport.lastRequest?.payload?.contentType == "multipart/form-data; boundary=XyZ")
     }
 
     @Test("a file from a URL stays on disk until the body is written, and streams byte for byte")
@@ -161,7 +162,7 @@ struct BodyTests {
             UploadRequest(title: "big", file: .init(fileName: "big.bin", mimeType: "application/octet-stream", fileURL: url)))
 
         // Then
-        guard case .multipart(let form)? = transport.lastRequest?.body?.content else {
+        guard case .multipart(let form)? = transport.lastRequest?.payload?.content else {
             Issue.record("expected a multipart body")
             return
         }
@@ -206,7 +207,7 @@ struct BodyTests {
             _ = try await api.create(CreateRequest(event: Event(name: "e", at: Date(timeIntervalSince1970: seconds))))
 
             // Then
-            let json = String(decoding: try #require(transport.lastRequest?.body).data(), as: UTF8.self)
+            let json = String(decoding: try #require(transport.lastRequest?.payload).data(), as: UTF8.self)
             let expected = Int64((seconds * 1000).rounded())
             #expect(json.contains("\"at\":\(expected)}") || json.contains("\"at\":\(expected),"), "\(json)")
         }

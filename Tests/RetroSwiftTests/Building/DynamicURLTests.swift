@@ -1,7 +1,8 @@
 import Foundation
-import RetroSwift
 import RetroSwiftTesting
 import Testing
+
+@testable import RetroSwift
 
 @Suite("@Url: the URL of one call")
 struct DynamicURLTests {
@@ -46,7 +47,7 @@ struct DynamicURLTests {
     }
 
     private func sentURL(_ transport: RecordingTransport) throws -> String? {
-        try transport.lastRequest.map { try transport.url(of: $0).absoluteString }
+        transport.lastRequest.map { $0.url.absoluteString }
     }
 
     private func sentHeaders(_ request: HttpRequestParams?) -> [String] {
@@ -366,7 +367,7 @@ struct DynamicURLTests {
         #expect(error?.description == "OptionalApi.remove (DELETE @Url), field 'url': the URL is nil; every call needs one")
         #expect(transport.lastRequest?.method == .put)
         #expect(try sentURL(transport) == "https://api.example/v2/uploads/1")
-        #expect(transport.lastRequest?.body?.contentType == "application/octet-stream")
+        #expect(transport.lastRequest?.payload?.contentType == "application/octet-stream")
     }
 
     @Test("any string is either refused or sent as a valid URL under the base path (property test, 3,000 values)")
@@ -400,7 +401,7 @@ struct DynamicURLTests {
                 Issue.record("\(value): \(error)")
             case nil:
                 let request = try #require(transport.lastRequest)
-                let url = try transport.url(of: request)
+                let url = request.url
                 let components = try #require(URLComponents(url: url, resolvingAgainstBaseURL: false), "\(value)")
                 #expect(components.percentEncodedPath.hasPrefix("/"), "\(value)")
                 #expect(components.fragment == nil, "\(value)")

@@ -1,8 +1,9 @@
 import Foundation
 import PropertyBased
-import RetroSwift
 import RetroSwiftTesting
 import Testing
+
+@testable import RetroSwift
 
 /// Property tests over every field kind with values at the edges of their types. The invariant: a call either throws
 /// a `RequestError` naming the field and sends nothing, or sends a request whose bytes parse back, the way a server
@@ -245,7 +246,7 @@ struct FieldPropertyTests {
         #expect(Parse.isEncoded(query, allowing: Parse.fieldQueryCharacters), "\(context): \(Show.text(query))")
         expectSame(Parse.pairs(query, plusAsSpace: false), pairs, context)
         expectSame(params.queryItems.map { Pair($0.name, $0.value) }, pairs, "\(context) (queryItems)")
-        let components = URLComponents(url: try transport.url(of: params), resolvingAgainstBaseURL: false)
+        let components = URLComponents(url: params.url, resolvingAgainstBaseURL: false)
         #expect(components?.percentEncodedQuery == params.encodedQuery, "\(context)")
     }
 
@@ -280,7 +281,7 @@ struct FieldPropertyTests {
 
         let outcome = await call(transport) { _ = try await api.path(request) }
 
-        try verify(outcome, expected, Show.text(request.text)) { params in
+        verify(outcome, expected, Show.text(request.text)) { params in
             let segments = params.encodedPath.split(separator: "/", omittingEmptySubsequences: false)
             #expect(segments.count == 6 && segments.prefix(2) == ["", "items"], "\(Show.text(params.encodedPath))")
             let values = segments.dropFirst(2).map { String($0) }
@@ -292,7 +293,7 @@ struct FieldPropertyTests {
                 Parse.percentDecoded(Array(segment.utf8)[...]).map { Pair(bytes: pair.name, $0) }
             }
             expectSame(decoded, expected.pairs, Show.text(request.text))
-            let components = URLComponents(url: try transport.url(of: params), resolvingAgainstBaseURL: false)
+            let components = URLComponents(url: params.url, resolvingAgainstBaseURL: false)
             #expect(components?.percentEncodedPath == "/v2" + params.encodedPath, "\(Show.text(request.text))")
         }
     }
@@ -482,7 +483,7 @@ struct FieldPropertyTests {
 
     /// An `application/x-www-form-urlencoded` body of only the characters that form allows, decoding to `pairs`.
     private func checkFormBody(_ params: HttpRequestParams, equals pairs: [Pair], _ context: String) throws {
-        let body = try #require(params.body)
+        let body = try #require(params.payload)
         #expect(body.contentType == "application/x-www-form-urlencoded; charset=utf-8")
         let text = String(decoding: try body.data(), as: UTF8.self)
         #expect(Parse.isEncoded(text, allowing: Parse.formCharacters), "\(context): \(Show.text(text))")
@@ -491,7 +492,7 @@ struct FieldPropertyTests {
 
     /// A multipart body whose parts are text fields named and holding `pairs`, names quoted as the README says.
     private func checkMultipartFields(_ params: HttpRequestParams, equals pairs: [Pair], _ context: String) throws {
-        let body = try #require(params.body)
+        let body = try #require(params.payload)
         let parts = Parse.multipart(Array(try body.data()), contentType: body.contentType)
         #expect(parts?.allSatisfy { $0.fileName == nil && $0.contentType == nil } == true, "\(context)")
         expectSame(parts?.map { Pair(bytes: $0.name, $0.content) }, pairs.map { Pair(bytes: Wire.quoted($0.name), $0.value) }, context)
@@ -575,7 +576,7 @@ struct FieldPropertyTests {
         let outcome = await call(transport) { _ = try await api.upload(UploadRequest(file: file)) }
 
         try verify(outcome, expected, context) { params in
-            let body = try #require(params.body)
+            let body = try #require(params.payload)
             let parts = try #require(Parse.multipart(Array(try body.data()), contentType: body.contentType), "\(context)")
             #expect(parts.first.map { Pair(bytes: $0.name, $0.content) } == Pair("note", "n"), "\(context)")
             if file == .empty {
@@ -630,13 +631,13 @@ struct FieldPropertyTests {
             (data, "application/octet-stream", bytes), (string, "text/plain; charset=utf-8", Array(text.utf8)),
         ] {
             try verify(outcome, Expectation(), context) { params in
-                let body = try #require(params.body)
+                let body = try #require(params.payload)
                 let sent = Array(try body.data())
                 #expect(body.contentType == type && sent == sentBytes, "\(context)")
             }
         }
         try verify(content, expected, context) { params in
-            let body = try #require(params.body)
+            let body = try #require(params.payload)
             let sent = Array(try body.data())
             #expect(Array(body.contentType.utf8) == expected.pairs[0].value && sent == bytes, "\(context)")
         }
@@ -684,7 +685,7 @@ struct FieldPropertyTests {
         let outcome = await call(transport) { _ = try await api.json(JsonRequest(payload: payload)) }
 
         try verify(outcome, expected, kind: .unencodableBody, context) { params in
-            let body = try #require(params.body)
+            let body = try #require(params.payload)
             #expect(body.contentType == "application/json")
             let data = try body.data()
             #expect((try? JSONSerialization.jsonObject(with: data)) is [String: Any], "\(context)")
@@ -760,7 +761,7 @@ struct FieldPropertyTests {
                 let same = items.count == expectedItems.count && zip(items, expectedItems).allSatisfy(Parse.sameItem)
                 #expect(same, "\(context): queryItems \(items) instead of \(expectedItems)")
             }
-            let url = try transport.url(of: params)
+            let url = params.url
             let components = try #require(URLComponents(url: url, resolvingAgainstBaseURL: false), "\(context)")
             #expect(components.percentEncodedPath == (origin.isEmpty ? "/v2" : "") + params.encodedPath, "\(context)")
             #expect(components.percentEncodedQuery == params.encodedQuery && components.fragment == nil, "\(context)")

@@ -1,7 +1,8 @@
 import Foundation
-import RetroSwift
 import RetroSwiftTesting
 import Testing
+
+@testable import RetroSwift
 
 @Suite("@FormFileList: several files under one name")
 struct FormFileListTests {
@@ -71,10 +72,10 @@ struct FormFileListTests {
             + Self.part("attachments", file: "scan.PDF", type: "application/pdf", "%PDF")
             + Self.part("attachments", file: "photo.jpeg", type: "image/jpeg", "JPEG")
             + Self.part("attachments", file: "notes.unknownext", type: "application/octet-stream", "??") + "--B--\r\n"
-        #expect(try transport.requests[0].body?.data() == Data(expected.utf8))
-        #expect(transport.requests[0].body?.contentType == "multipart/form-data; boundary=B")
+        #expect(try transport.requests[0].payload?.data() == Data(expected.utf8))
+        #expect(transport.requests[0].payload?.contentType == "multipart/form-data; boundary=B")
         #expect(
-            try transport.requests[1].body?.data()
+            try transport.requests[1].payload?.data()
                 == Data("--B\r\nContent-Disposition: form-data; name=\"subject\"\r\n\r\nnone\r\n--B--\r\n".utf8))
     }
 
@@ -99,7 +100,7 @@ struct FormFileListTests {
             Self.part("photos", file: "renamed.png", type: "image/png", "PNG")
             + Self.part("photos", file: "a.png", type: "image/x-custom", "PNG")
             + Self.part("photos", file: "memory.gif", type: "image/gif", "GIF") + "--B--\r\n"
-        #expect(try transport.lastRequest?.body?.data() == Data(expected.utf8))
+        #expect(try transport.lastRequest?.payload?.data() == Data(expected.utf8))
     }
 
     @Test("a missing file is refused naming the field, before anything is sent")

@@ -1,7 +1,8 @@
 import Foundation
-import RetroSwift
 import RetroSwiftTesting
 import Testing
+
+@testable import RetroSwift
 
 @Suite("@QueryMap, @HeaderMap and @FormMap")
 struct MapParameterTests {
@@ -82,8 +83,8 @@ struct MapParameterTests {
         let search = try #require(transport.requests.first)
         #expect(search.encodedPathAndQuery == "/search?fixed=1&page=2&since=1500&sort=date&tag=a%20b&tag=c%26d&%C3%BCn%C3%AF=%C3%A9")
         #expect(search.headerFields.map { "\($0.name): \($0.value)" } == ["X-Static: from the map", "X-Trace: t-1", "X-Account: acc"])
-        #expect(try transport.requests[1].body?.data() == Data("user=ann&a=1&b=2&b=3&c+d=x%26y".utf8))
-        #expect(try transport.requests[2].body?.data() == Data("user=bob".utf8))
+        #expect(try transport.requests[1].payload?.data() == Data("user=ann&a=1&b=2&b=3&c+d=x%26y".utf8))
+        #expect(try transport.requests[2].payload?.data() == Data("user=bob".utf8))
     }
 
     /// A map entry that cannot be sent, and the error it gives.

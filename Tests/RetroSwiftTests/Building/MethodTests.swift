@@ -1,7 +1,8 @@
 import Foundation
-import RetroSwift
 import RetroSwiftTesting
 import Testing
+
+@testable import RetroSwift
 
 /// WebDAV's `PROPFIND`: a body, idempotent.
 enum PropfindMethod: EndpointMethod {
@@ -72,7 +73,7 @@ struct MethodTests {
         let requests = transport.requests
         #expect(requests.map(\.method.rawValue) == ["OPTIONS", "PROPFIND", "LOCK"])
         #expect(requests[1].encodedPath == "/files/7")
-        #expect(try requests[1].body?.data() == Data(#"{"depth":1}"#.utf8))
+        #expect(try requests[1].payload?.data() == Data(#"{"depth":1}"#.utf8))
         #expect(requests[1].headerFields.map(\.name) == ["Depth", "Content-Type"])
         #expect("\(requests[1].endpoint)" == "Api.properties (PROPFIND /files/{id})")
     }

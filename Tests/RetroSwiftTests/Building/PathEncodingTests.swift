@@ -1,7 +1,8 @@
 import Foundation
-import RetroSwift
 import RetroSwiftTesting
 import Testing
+
+@testable import RetroSwift
 
 @Suite("Path placeholders")
 struct PathEncodingTests {
@@ -72,7 +73,7 @@ struct PathEncodingTests {
         // Then
         let request = try #require(transport.lastRequest)
         #expect(request.encodedPath == "/repos/swift%20lang/issues/42.json")
-        #expect(try transport.url(of: request).absoluteString == "http://127.0.0.1:8080/api/v2/repos/swift%20lang/issues/42.json")
+        #expect(request.url.absoluteString == "http://127.0.0.1:8080/api/v2/repos/swift%20lang/issues/42.json")
     }
 
     @Test("'.' and '..' are rejected so a value cannot climb the path", arguments: [".", ".."])

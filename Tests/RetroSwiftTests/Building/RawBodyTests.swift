@@ -1,7 +1,8 @@
 import Foundation
-import RetroSwift
 import RetroSwiftTesting
 import Testing
+
+@testable import RetroSwift
 
 @Suite("@RawBody: Data, text and files sent as they are")
 struct RawBodyTests {
@@ -65,7 +66,7 @@ struct RawBodyTests {
     private static func body(_ request: HttpRequestParams?) -> String {
         guard let request else { return "no request" }
         let type = request.headerFields.first { $0.name == "Content-Type" }?.value ?? "none"
-        let bytes = (try? request.body?.data()).map { String(decoding: $0, as: UTF8.self) } ?? "no body"
+        let bytes = (try? request.payload?.data()).map { String(decoding: $0, as: UTF8.self) } ?? "no body"
         return "\(type) | \(bytes)"
     }
 
@@ -101,12 +102,12 @@ struct RawBodyTests {
                 "application/x-declared | x",
                 "text/x-field | y",
             ])
-        guard case .file(let url)? = transport.requests[4].body?.content else {
+        guard case .file(let url)? = transport.requests[4].payload?.content else {
             Issue.record("a file body should stay on disk until it is sent")
             return
         }
         #expect(url == csv)
-        #expect(try transport.requests[4].body?.contentLength() == 4)
+        #expect(try transport.requests[4].payload?.contentLength() == 4)
     }
 
     @Test("a missing file or a CR in the media type is refused naming the field, before anything is sent")

@@ -1,7 +1,8 @@
 import Foundation
-import RetroSwift
 import RetroSwiftTesting
 import Testing
+
+@testable import RetroSwift
 
 @Suite("Declaration mistakes")
 struct DeclarationErrorTests {

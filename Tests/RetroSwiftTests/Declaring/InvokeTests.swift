@@ -1,7 +1,8 @@
 import Foundation
-import RetroSwift
 import RetroSwiftTesting
 import Testing
+
+@testable import RetroSwift
 
 @Suite("invoke: one-off calls without a declared endpoint")
 struct InvokeTests {
@@ -32,7 +33,7 @@ struct InvokeTests {
         // Then
         #expect(numbers == [0, 1, 1, 2, 3, 5, 8, 13])
         let request = try #require(transport.lastRequest)
-        #expect(try transport.url(of: request).absoluteString == "https://echo.example/api/test/fibonacci?count=8")
+        #expect(request.url.absoluteString == "https://echo.example/api/test/fibonacci?count=8")
         #expect("\(request.endpoint)" == "Api.invoke (GET /test/fibonacci)")
     }
 
@@ -74,12 +75,12 @@ struct InvokeTests {
         // Then
         #expect(saved == Note(text: "saved", at: Date(timeIntervalSince1970: 0.005)))
         let (post, put) = (transport.requests[0], transport.requests[1])
-        let sent = try JSONSerialization.jsonObject(with: #require(try post.body?.data())) as? [String: Any]
+        let sent = try JSONSerialization.jsonObject(with: #require(try post.payload?.data())) as? [String: Any]
         #expect(sent?["text"] as? String == "hi")
         #expect(sent?["at"] as? Int == 1_000)
-        #expect(post.body?.contentType == "application/json")
-        #expect(try put.body?.data() == Data("plain".utf8))
-        #expect(put.body?.contentType == "text/markdown")
+        #expect(post.payload?.contentType == "application/json")
+        #expect(try put.payload?.data() == Data("plain".utf8))
+        #expect(put.payload?.contentType == "text/markdown")
     }
 
     @Test("errors: a status outside 2xx, a path traversal value, a body on GET, a placeholder with no argument")

@@ -127,7 +127,7 @@ enum WireOracle {
     static func actual(_ params: HttpRequestParams) -> Wire {
         Wire(
             query: params.queryItems.map { "\($0.name)=\($0.value)" },
-            headers: params.headers.map { "\($0.name): \($0.value)" }
+            headers: params.headerFields.map { "\($0.name): \($0.value)" }
         )
     }
 

@@ -1,7 +1,8 @@
 import Foundation
-import RetroSwift
 import RetroSwiftTesting
 import Testing
+
+@testable import RetroSwift
 
 @Suite("Mocking and concurrency")
 struct MockingTests {

@@ -1,7 +1,8 @@
 import Foundation
-import RetroSwift
 import RetroSwiftTesting
 import Testing
+
+@testable import RetroSwift
 
 /// ``ReplayTransport``: what it writes, what it replays, and what it says when a call was never recorded. Recording
 /// and replaying against a real server (httpbin) on every transport is in `ReplayEndToEndTests`.

@@ -165,7 +165,7 @@ enum ReadmeSharedQueryItems {
     // The README's tracing example (Interceptors section).
     enum ReadmeTracing {
         static func install(on api: Domain) {
-            api.interceptors = [RetryInterceptor(), TracingInterceptor(baseURL: URL(string: "https://api.example.com")!)]
+            api.interceptors = [RetryInterceptor(), TracingInterceptor()]
         }
     }
 #endif

@@ -1,7 +1,8 @@
 import Foundation
-import RetroSwift
 import RetroSwiftTesting
 import Testing
+
+@testable import RetroSwift
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -21,7 +22,7 @@ struct ReadmeExamplesTests {
         #expect(response == GetSchedulesResponse(schedules: [Schedule(id: "7", title: "Standup")]))
         let request = try #require(transport.lastRequest)
         #expect(request.method == .get)
-        #expect(try transport.url(of: request).absoluteString == "https://rest.bandsintown.com/api/v1/schedule?page=1&limit=30")
+        #expect(request.url.absoluteString == "https://rest.bandsintown.com/api/v1/schedule?page=1&limit=30")
         #expect(request.headers == [HTTPHeader(name: "X-Account-Id", value: "acc_id")])
         #expect(request.body == nil)
     }
@@ -38,7 +39,7 @@ struct ReadmeExamplesTests {
 
         // Then
         #expect(text == "hello")
-        let body = try #require(transport.lastRequest?.body)
+        let body = try #require(transport.lastRequest?.payload)
         #expect(body.contentType == "multipart/form-data; boundary=b0undary")
         let expected =
             Data(
@@ -107,15 +108,14 @@ struct ReadmeExamplesTests {
         try await ReadmeUsage.environments(transport: transport, stagingKey: "s-key", productionKey: "p-key")
 
         // Then
-        let sent = try transport.requests.map { request in
-            let shared = try transport.configuration.configuration(for: request).sharedHeaders
-            return "\(try transport.url(of: request)) \(shared)"
+        let sent = transport.requests.map { request in
+            "\(request.url) \(request.headerFields.map { "\($0.name): \($0.value)" })"
         }
         #expect(
             sent == [
-                "https://staging.example.com/files/1 [\"X-Api-Key\": \"s-key\"]",
-                "https://media.example.com/files/2 [:]",
-                "https://api.example.com/files/3 [\"X-Api-Key\": \"p-key\"]",
+                "https://staging.example.com/files/1 [\"X-Api-Key: s-key\"]",
+                "https://media.example.com/files/2 []",
+                "https://api.example.com/files/3 [\"X-Api-Key: p-key\"]",
             ])
     }
 
@@ -141,7 +141,7 @@ struct ReadmeExamplesTests {
         try await ReadmeUsage.feed(FeedApi(transport: transport))
 
         // Then
-        let urls = try transport.requests.map { try transport.url(of: $0).absoluteString }
+        let urls = transport.requests.map { $0.url.absoluteString }
         #expect(
             urls == [
                 "https://api.example.com/v2/feeds/42?cursor=abc&limit=20", "https://api.example.com/feeds/42?cursor=def",
@@ -211,7 +211,7 @@ struct ReadmeExamplesTests {
         // Then
         let request = try #require(transport.lastRequest)
         #expect(request.method == .put)
-        #expect(try request.body?.data() == Data(#"{"id":"1","title":"A"}"#.utf8))
+        #expect(try request.payload?.data() == Data(#"{"id":"1","title":"A"}"#.utf8))
         #expect(request.headerFields.map(\.name) == ["X-Account-Id", "Content-Type"])
         #expect(request.headerFields.last?.value == "application/json")
     }

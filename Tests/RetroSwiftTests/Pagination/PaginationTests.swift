@@ -1,7 +1,8 @@
 import Foundation
-import RetroSwift
 import RetroSwiftTesting
 import Testing
+
+@testable import RetroSwift
 
 @Suite("Paginated: walking paged endpoints")
 struct PaginationTests {
@@ -101,7 +102,7 @@ struct PaginationTests {
         // Then
         #expect(all == Array(0..<12))
         #expect(
-            try transport.requests.map { try transport.url(of: $0).absoluteString } == [
+            transport.requests.map { $0.url.absoluteString } == [
                 "https://api.example/link", "https://api.example/link?page=2", "https://api.example/link?page=3",
             ])
     }
@@ -156,7 +157,7 @@ struct PaginationTests {
 
             // Then: every request stayed on the origin; a failure is a PaginationError
             for request in transport.requests {
-                #expect(try transport.url(of: request).host == "api.example", "\(header)")
+                #expect(request.url.host == "api.example", "\(header)")
             }
             if let failure { #expect(failure is PaginationError, "\(header)") }
             #expect(count <= 20)

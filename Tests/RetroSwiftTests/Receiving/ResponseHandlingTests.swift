@@ -195,7 +195,7 @@ struct ResponseHandlingTests {
         // Given
         let url = URL(fileURLWithPath: "/tmp/already-downloaded")
         let (api, transport) = api(
-            HttpOperationResult(statusCode: 200, headers: ["content-type": "Application/Zip"], downloadedFileURL: url))
+            HttpOperationResult(statusCode: 200, headers: ["content-type": "Application/Zip"], body: .file(url)))
 
         // When
         let file = try await api.file()

@@ -1,6 +1,7 @@
 import Foundation
-import RetroSwift
 import Testing
+
+@testable import RetroSwift
 
 @Suite("HttpOperationResult")
 struct HttpOperationResultTests {

@@ -1,7 +1,8 @@
 import Foundation
-import RetroSwift
 import RetroSwiftTesting
 import Testing
+
+@testable import RetroSwift
 
 @Suite("Redirects follow RFC 9110 and keep credentials with their origin")
 struct RedirectTests {
@@ -59,9 +60,9 @@ struct RedirectTests {
         let (first, second) = (transport.requests[0], transport.requests[1])
         #expect(transport.requests.count == 2)
         #expect(second.method == .post)
-        #expect(try second.body?.data() == first.body?.data())
-        #expect(second.body?.contentType == "application/json")
-        #expect(try transport.url(of: second).absoluteString == "http://127.0.0.1:8080/v2/notes?moved=1")
+        #expect(try second.payload?.data() == first.payload?.data())
+        #expect(second.payload?.contentType == "application/json")
+        #expect(second.url.absoluteString == "http://127.0.0.1:8080/v2/notes?moved=1")
         #expect(second.encodedPathAndQuery == "/v2/notes?moved=1")
         #expect(second.queryItems == [HTTPQueryItem(name: "moved", value: "1")])
         #expect(Self.sent(second) == Self.sent(first))
@@ -85,7 +86,7 @@ struct RedirectTests {
         #expect(Self.sent(redirectedPost)["Content-Type"] == nil)
         #expect(Self.sent(redirectedPost)["Authorization"] == "Bearer own-token")
         #expect(put.requests[1].method == .put)
-        #expect(try put.requests[1].body?.data() == Data(#"{"text":"hello"}"#.utf8))
+        #expect(try put.requests[1].payload?.data() == Data(#"{"text":"hello"}"#.utf8))
     }
 
     @Test("303 turns any method but HEAD into a GET without a body")
@@ -123,7 +124,7 @@ struct RedirectTests {
             Self.sent(second) == [
                 "X-Api-Key": "key-1", "X-Trace": "trace-1", "X-Client": "app", "Content-Type": "application/json",
             ])
-        #expect(try second.body?.data() == Data(#"{"text":"hello"}"#.utf8))
+        #expect(try second.payload?.data() == Data(#"{"text":"hello"}"#.utf8))
         #expect(response.url?.absoluteString == (location.hasPrefix("//") ? "http:" + location : location))
     }
 
@@ -275,7 +276,7 @@ struct RedirectTests {
         let response = try await Api(transport: transport).list()
 
         // Then
-        #expect(try transport.url(of: transport.requests[1]).absoluteString == expected)
+        #expect(transport.requests[1].url.absoluteString == expected)
         #expect(response.url?.absoluteString == expected)
     }
 

@@ -46,29 +46,39 @@ struct TransportConfigurationTests {
         // When
         _ = try await Api(transport: transport).item(ItemRequest(id: 7, full: true))
 
-        // Then: the URL, as a URL and as a string made without one, from the resolved base URL or the one given
+        // Then: the URL, as a URL and as a string made without one
         let request = try #require(transport.lastRequest)
-        #expect(try transport.url(of: request).absoluteString == expected)
         #expect(request.url.absoluteString == expected)
         #expect(request.urlString == expected)
-        #expect(request.urlString(relativeTo: URL(string: base)!) == expected)
     }
 
-    @Test("a transport that keeps its own base URL joins the path and query to that one, not to the resolved one")
-    func joinsOtherBaseURL() async throws {
-        // Given
-        let transport = RecordingTransport()
-        transport.setConfiguration(baseURL: URL(string: "https://example.com/v1/")!, sharedHeaders: nil)
+    /// A transport written as the original README shows the protocol: its two methods and nothing more, keeping the
+    /// configuration it is given to itself.
+    private final class SeedStyleTransport: HttpTransport {
+        private let base = Protected<String?>(nil)
+        let received = Protected<[String]>([])
+
+        func setConfiguration(scheme: String, host: String, sharedHeaders: [String: String]?) {
+            base.mutate { $0 = "\(scheme)://\(host)" }
+        }
+
+        func sendRequest(with params: HttpRequestParams) async throws -> HttpOperationResult {
+            received.mutate { $0.append((base.value ?? "") + params.url.absoluteString) }
+            return HttpOperationResult(statusCode: 200, body: Data("{}".utf8))
+        }
+    }
+
+    @Test("a transport that keeps its own configuration, as the original README's does, gets the path and query to join itself")
+    func seedStyleTransport() async throws {
+        // Given: the README's own ApiDomain, which configures the transport in its initializer
+        let transport = SeedStyleTransport()
+        let api = HostB(transport: transport)
 
         // When
-        _ = try await Api(transport: transport).item(ItemRequest(id: 7, full: true))
+        _ = try await api.item(ItemRequest(id: 7, full: true))
 
         // Then
-        let request = try #require(transport.lastRequest)
-        let own = URL(string: "http://127.0.0.1:9000/proxy/#top")!
-        #expect(request.urlString(relativeTo: own) == "http://127.0.0.1:9000/proxy/items/7?full=true")
-        #expect(try request.url(relativeTo: own).absoluteString == "http://127.0.0.1:9000/proxy/items/7?full=true")
-        #expect(request.urlString == "https://example.com/v1/items/7?full=true")
+        #expect(transport.received.value == ["https://b.example/items/7?full=true"])
     }
 
     @Test("ApiDomain carries its base URL and shared headers itself, leaving the transport as it is")
@@ -85,12 +95,10 @@ struct TransportConfigurationTests {
 
         // Then
         let request = try #require(transport.lastRequest)
-        #expect(try transport.url(of: request).absoluteString == "http://localhost:9000/v1/items/1?full=false")
-        #expect(try transport.configuration.configuration(for: request).sharedHeaders == ["X-Key": "k"])
-        #expect(request.domainBaseURL == URL(string: "http://localhost:9000/v1")!)
+        #expect(request.url.absoluteString == "http://localhost:9000/v1/items/1?full=false")
+        #expect(request.headerFields.map(\.name) == ["X-Key"])
         _ = try await Api(transport: transport).item(ItemRequest(id: 2))
-        let bare = #expect(throws: RequestError.self) { try transport.url(of: #require(transport.lastRequest)) }
-        #expect(bare?.kind == .transportNotConfigured)
+        #expect(transport.lastRequest?.url.absoluteString == "/items/2?full=false")
     }
 
     private final class Store: RetroSwift.ApiDomain, @unchecked Sendable {
@@ -112,10 +120,7 @@ struct TransportConfigurationTests {
         _ = try await east.item(ItemRequest(id: 4))
 
         // Then
-        let sent = try transport.requests.map { request in
-            let configuration = try transport.configuration.configuration(for: request)
-            return "\(try transport.url(of: request)) \(request.headerFields(sharedHeaders: configuration.sharedHeaders).map(\.value))"
-        }
+        let sent = transport.requests.map { request in "\(request.url) \(request.headerFields.map(\.value))" }
         #expect(
             sent == [
                 "https://east.example/v1/items/1?full=false [\"east\"]",
@@ -145,13 +150,11 @@ struct TransportConfigurationTests {
 
         // Then
         let request = try #require(transport.lastRequest)
-        let shared = try transport.configuration.configuration(for: request).sharedHeaders
-        #expect(shared == ["X-Client": "app", "X-Key": "domain", "x-trace": "domain"])
         #expect(
-            request.headerFields(sharedHeaders: shared).map { "\($0.name): \($0.value)" } == [
+            request.headerFields.map { "\($0.name): \($0.value)" } == [
                 "X-Client: app", "X-Key: domain", "X-Trace: from-request",
             ])
-        #expect(try transport.url(of: request).absoluteString == "https://api.example/t")
+        #expect(request.url.absoluteString == "https://api.example/t")
     }
 
     @Test(
@@ -186,7 +189,7 @@ struct TransportConfigurationTests {
         // Then
         #expect(error?.description == message)
         #expect(error?.kind == .transportNotConfigured)
-        #expect(try transport.requests.map { try transport.url(of: $0).absoluteString } == ["https://good.example/items/2?full=false"])
+        #expect(transport.requests.map(\.url.absoluteString) == ["https://good.example/items/2?full=false"])
     }
 
     @Test("two domains configuring one transport differently make its requests fail instead of going to the wrong host")
@@ -197,10 +200,10 @@ struct TransportConfigurationTests {
         let b = HostB(transport: transport)
 
         // When
-        _ = try await b.item(ItemRequest(id: 1))
-        let error = #expect(throws: RequestError.self) { try transport.url(of: #require(transport.lastRequest)) }
+        let error = await #expect(throws: RequestError.self) { _ = try await b.item(ItemRequest(id: 1)) }
 
-        // Then
+        // Then: nothing was sent
+        #expect(transport.requests.isEmpty)
         #expect(
             error?.description == "HostB.item (GET /items/{id}): the transport was configured twice with different settings "
                 + "(https://a.example and https://b.example); set each domain's baseURL instead, or give each domain its "
@@ -218,22 +221,25 @@ struct TransportConfigurationTests {
         _ = try await b.item(ItemRequest(id: 3))
 
         // Then
-        #expect(try transport.url(of: #require(transport.lastRequest)).absoluteString == "https://b.example/items/3?full=false")
+        #expect(transport.lastRequest?.url.absoluteString == "https://b.example/items/3?full=false")
     }
 
-    @Test("an unconfigured transport says so")
+    @Test("an unconfigured transport gets the path and query alone, and the error a transport that needs more throws says why")
     func unconfigured() async throws {
         // Given
         let transport = RecordingTransport()
         _ = try await Api(transport: transport).item(ItemRequest(id: 1))
 
         // When
-        let error = #expect(throws: RequestError.self) { try transport.url(of: #require(transport.lastRequest)) }
+        let request = try #require(transport.lastRequest)
+        let error = RequestError.missingBaseURL(of: request)
 
         // Then
+        #expect(request.url.absoluteString == "/items/1?full=false")
+        #expect(error.kind == .transportNotConfigured)
         #expect(
-            error?.reason == "neither the domain nor the transport has a base URL; set the domain's baseURL or call the "
-                + "transport's setConfiguration(baseURL:sharedHeaders:) first")
+            error.description == "Api.item (GET /items/{id}): neither the domain nor the transport has a base URL; set the "
+                + "domain's baseURL or call the transport's setConfiguration(baseURL:sharedHeaders:) first")
     }
 
     @Test("a host that is not a host is rejected", arguments: ["bad host/path", ""])
@@ -241,13 +247,13 @@ struct TransportConfigurationTests {
         // Given
         let transport = RecordingTransport()
         transport.setConfiguration(scheme: "https", host: host, sharedHeaders: nil)
-        _ = try await Api(transport: transport).item(ItemRequest(id: 1))
 
         // When
-        let error = #expect(throws: RequestError.self) { try transport.url(of: #require(transport.lastRequest)) }
+        let error = await #expect(throws: RequestError.self) { _ = try await Api(transport: transport).item(ItemRequest(id: 1)) }
 
         // Then
         #expect(error?.kind == .transportNotConfigured)
+        #expect(transport.requests.isEmpty)
     }
 }
 

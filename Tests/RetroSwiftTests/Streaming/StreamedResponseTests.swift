@@ -331,7 +331,8 @@ struct StreamedResponseTests {
             let seen: Steps
             func intercept(_ request: HttpRequestParams, next: InterceptorNext) async throws -> HttpOperationResult {
                 let result = try await next(request)
-                seen.record("\(result.statusCode) \(result.header("Content-Type") ?? "-") \(result.bodyStream != nil)")
+                let isStream = if case .stream = result.body { true } else { false }
+                seen.record("\(result.statusCode) \(result.header("Content-Type") ?? "-") \(isStream)")
                 return result
             }
         }

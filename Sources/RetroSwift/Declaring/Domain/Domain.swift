@@ -19,17 +19,17 @@ open class Domain {
     let settings: Locked<DomainSettings>
     /// The path a parent binds before this domain's endpoints, or `nil` for a domain that is not nested.
     let pathPrefix: PathPrefix?
-    /// Where the transport keeps the configuration set through `setConfiguration`, when RetroSwift can read it (a
-    /// ``ConfigurableHTTPTransport``); looked up once here, as a cast to a protocol costs more than a whole call's
-    /// URL building when made per call.
-    let transportConfiguration: HTTPTransportConfigurationStore?
+    /// Where RetroSwift keeps what the transport's `setConfiguration` records (``TransportTarget``); looked up once here,
+    /// as a lookup by identity costs more than a whole call's URL building when made per call. `nil` for a transport
+    /// that is a value.
+    let transportTarget: TransportTarget?
 
     /// Creates a domain sending through `transport`. Subclasses configure the transport here.
     public init(transport: any HttpTransport) {
         self.transport = transport
         settings = Locked(DomainSettings.makeDefault())
         pathPrefix = nil
-        transportConfiguration = (transport as? any ConfigurableHTTPTransport)?.configuration
+        transportTarget = TransportTarget.of(transport)
     }
 
     /// Creates a domain nested in `parent` (Ethel's `client.gists.public` and `repository(owner:name:)`): its
@@ -65,7 +65,7 @@ open class Domain {
     ///   - values: The placeholders' values, by name.
     public init(parent: Domain, path: String, values: [String: Any] = [:]) {
         transport = parent.transport
-        transportConfiguration = parent.transportConfiguration
+        transportTarget = parent.transportTarget
         settings = parent.settings
         pathPrefix = PathPrefix(parent: parent.pathPrefix, path: path, values: values)
     }

@@ -9,8 +9,8 @@ public struct FormFile: Sendable {
         public let fileName: String
         /// The part's media type, for example `audio/x-caf`.
         public let mimeType: String
-        /// The file's bytes.
-        public let content: MultipartFormBody.PartContent
+        /// The file's bytes, in memory or on disk.
+        let content: MultipartFormBody.PartContent
 
         /// A file whose bytes are in memory.
         public init(fileName: String, mimeType: String, content: Data) {

@@ -1,6 +1,7 @@
 import Foundation
 
-/// A request body's bytes (in memory, or a file streamed from disk) and, optionally, its media type.
+/// A request body's bytes (in memory, a file streamed from disk, or a stream of your own) and, optionally, its media
+/// type.
 public struct RawBodyContent: Sendable, Hashable {
     /// The bytes, in memory or on disk.
     let source: Source
@@ -12,6 +13,24 @@ public struct RawBodyContent: Sendable, Hashable {
     enum Source: Sendable, Hashable {
         case data(Data)
         case file(URL)
+        case stream(HTTPRequestBodyStream)
+
+        static func == (lhs: Source, rhs: Source) -> Bool {
+            switch (lhs, rhs) {
+            case (.data(let left), .data(let right)): left == right
+            case (.file(let left), .file(let right)): left == right
+            // A stream is made anew for each send; two are never the same body.
+            default: false
+            }
+        }
+
+        func hash(into hasher: inout Hasher) {
+            switch self {
+            case .data(let data): hasher.combine(data)
+            case .file(let url): hasher.combine(url)
+            case .stream: hasher.combine(2)
+            }
+        }
     }
 
     /// Bytes in memory; `application/octet-stream` unless a type is given here or declared.
@@ -46,5 +65,17 @@ public struct RawBodyContent: Sendable, Hashable {
         source = .file(fileURL)
         self.contentType = contentType
         defaultContentType = MediaTypes.forPathExtension(fileURL.pathExtension)
+    }
+
+    /// Chunks read while the request is sent, with `Content-Length` when the stream's length is known and chunked
+    /// otherwise; `application/octet-stream` unless a type is given here or declared.
+    ///
+    /// - Parameters:
+    ///   - stream: The body.
+    ///   - contentType: The body's media type, winning over the declared one.
+    public init(stream: HTTPRequestBodyStream, contentType: String? = nil) {
+        source = .stream(stream)
+        self.contentType = contentType
+        defaultContentType = "application/octet-stream"
     }
 }

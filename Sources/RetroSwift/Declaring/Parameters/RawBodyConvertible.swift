@@ -30,3 +30,8 @@ extension Optional: RawBodyConvertible where Wrapped: RawBodyConvertible {
     /// The wrapped value's body, or none for `nil`.
     public var rawBodyContent: RawBodyContent? { self?.rawBodyContent }
 }
+
+extension HTTPRequestBodyStream: RawBodyConvertible {
+    /// The chunks, read while the request is sent, as `application/octet-stream` unless declared otherwise.
+    public var rawBodyContent: RawBodyContent? { RawBodyContent(stream: self) }
+}

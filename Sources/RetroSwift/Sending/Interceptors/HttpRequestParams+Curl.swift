@@ -18,16 +18,12 @@ extension HttpRequestParams {
     /// ```
     ///
     /// - Parameters:
-    ///   - baseURL: A base URL to join the path and query with instead of ``url``'s; `nil` (the default) for ``url``.
-    ///   - sharedHeaders: Shared headers to merge, as ``headerFields(sharedHeaders:)`` merges them, instead of those
-    ///     RetroSwift resolved; `nil` (the default) for ``headerFields``.
     ///   - redactingSecrets: Whether secret header and query values are hidden; `true` by default.
     ///   - redactedHeaders: More header names whose values are hidden, in any case.
     ///   - queryRedaction: The query parameters whose values are hidden.
     /// - Returns: The command line.
     public func curlCommand(
-        relativeTo baseURL: URL? = nil, sharedHeaders: [String: String]? = nil, redactingSecrets: Bool = true,
-        redactedHeaders: Set<String> = [], queryRedaction: QueryRedaction = QueryRedaction()
+        redactingSecrets: Bool = true, redactedHeaders: Set<String> = [], queryRedaction: QueryRedaction = QueryRedaction()
     ) -> String {
         var words = ["curl"]
         switch method {
@@ -35,18 +31,18 @@ extension HttpRequestParams {
         case .head: words.append("--head")
         default: words += ["-X", Self.quoted(method.rawValue)]
         }
-        let url = baseURL.map(urlString(relativeTo:)) ?? self.url.absoluteString
+        let url = urlString
         words.append(Self.quoted(redactingSecrets ? queryRedaction.redact(url) : url))
         let secret = RedirectPolicy.standardCredentialHeaders.union(redactedHeaders.map(HeaderName.key))
         var multipart: MultipartFormBody?
-        if case .multipart(let form)? = body?.content { multipart = form }
-        for field in sharedHeaders.map(headerFields(sharedHeaders:)) ?? headerFields {
+        if case .multipart(let form)? = payload?.content { multipart = form }
+        for field in headerFields {
             // curl writes a multipart Content-Type with its own boundary.
             if multipart != nil, HeaderName.matches(field.name, "Content-Type") { continue }
             let value = redactingSecrets && secret.contains(HeaderName.key(field.name)) ? "<redacted>" : field.value
             words += ["-H", Self.quoted("\(field.name): \(value)")]
         }
-        switch body?.content {
+        switch payload?.content {
         case nil:
             break
         case .data(let data)?:
@@ -59,6 +55,9 @@ extension HttpRequestParams {
             }
         case .file(let url)?:
             words += ["--data-binary", Self.quoted("@" + url.path)]
+        case .stream(let stream)?:
+            // Chunks made while the request is sent have no command line of their own.
+            words += ["--data-binary", Self.quoted("@<a stream of \(stream.length.map { "\($0) bytes" } ?? "unknown length")>")]
         }
         return words.joined(separator: " ")
     }

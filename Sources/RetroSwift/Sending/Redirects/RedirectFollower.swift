@@ -33,7 +33,7 @@ enum RedirectFollower {
         var result = try await transport.sendRequest(with: request)
         // A relative `Location` resolves against the URL requested, which RetroSwift knows when the transport does
         // not say.
-        if !result.reportsURL, request.target != nil || request.absoluteURL != nil { result.url = request.url }
+        if !result.reportsURL, request.target != nil || request.absoluteURL != nil { result.setURL(string: request.urlString) }
         // What a refused response leaves behind, kept apart so that the response itself moves into the checks.
         let stream = result.bodyStream
         let file = result.downloadedFileURL
@@ -102,7 +102,7 @@ enum RedirectFollower {
             }
             if status.becomesGet(after: request.method) {
                 request.method = .get
-                request.body = nil
+                request.payload = nil
                 request.headers.removeAll { bodyHeaders.contains(HeaderName.key($0.name)) }
                 request.withheldSharedHeaders.formUnion(bodyHeaders)
             }

@@ -1,61 +1,45 @@
 import Foundation
 
-/// A request body and its media type.
-public struct HTTPRequestBody: Sendable {
-    /// How the body's bytes are held.
-    public enum Content: Sendable {
-        /// Bytes in memory (JSON, form-urlencoded and `@RawBody` bodies).
-        case data(Data)
-        /// A multipart form whose file parts may live on disk; stream it with ``MultipartFormBody/write(to:)``.
-        case multipart(MultipartFormBody)
-        /// A file on disk sent as the whole body (`@RawBody` with a file URL); stream it with ``makeReader(chunkSize:)``
-        /// rather than load it. The file is the caller's: a transport must not delete it.
-        case file(URL)
+/// A request body as a transport sends it, resolved by RetroSwift: bytes in memory, a file, or a stream of chunks.
+///
+/// Its media type is in ``HttpRequestParams/headerFields`` with the other fields. A transport sends it with
+/// `Content-Length` whenever its length is known (always, but for a stream of unknown length, which goes chunked).
+public enum HTTPRequestBody: Sendable {
+    /// Bytes in memory: JSON, form-urlencoded and `@RawBody` data or text.
+    case bytes(Data)
+    /// A file sent as the whole body (`@RawBody` with a file URL): send its size as `Content-Length` and stream it
+    /// from disk rather than load it. The file is the caller's: never delete it.
+    case file(URL)
+    /// A body read chunk by chunk as it is sent: a multipart form, serialized by RetroSwift with its file parts read
+    /// from disk as it goes, or a stream a request declared (`@RawBody` of an ``HTTPRequestBodyStream``).
+    case stream(HTTPRequestBodyStream)
+
+    /// The body's size in bytes, for `Content-Length`, without reading any file; `nil` for a stream of unknown length.
+    ///
+    /// - Returns: The number of bytes the body sends, or `nil` when only sending it tells.
+    /// - Throws: The error reading a file's size.
+    public func length() throws -> Int64? {
+        switch self {
+        case .bytes(let data): Int64(data.count)
+        case .file(let url): try MultipartFormBody.size(of: url)
+        case .stream(let stream): stream.length
+        }
     }
 
-    /// The value of the `Content-Type` header, for example `application/json`.
-    public let contentType: String
-    /// The body itself.
-    public let content: Content
-
-    init(contentType: String, content: Content) {
-        self.contentType = contentType
-        self.content = content
-    }
-
-    /// The whole body in memory. Files are read from disk; prefer streaming them for large files.
+    /// The whole body in memory: a file or a stream read whole. For a transport whose client takes bytes only, and for
+    /// tests; stream large bodies instead.
     ///
     /// - Returns: The body's bytes.
-    /// - Throws: The error reading a file part or file body.
-    public func data() throws -> Data {
-        switch content {
-        case .data(let data): return data
-        case .multipart(let form): return try form.data()
+    /// - Throws: The error reading the file or the stream.
+    public func data() async throws -> Data {
+        switch self {
+        case .bytes(let data): return data
         case .file(let url): return try TemporaryFile.contents(of: url)
-        }
-    }
-
-    /// The body's size in bytes, for `Content-Length`, without reading any file.
-    ///
-    /// - Returns: The number of bytes the body sends.
-    /// - Throws: The error reading a file's size.
-    public func contentLength() throws -> Int64 {
-        switch content {
-        case .data(let data): return Int64(data.count)
-        case .multipart(let form): return try form.contentLength()
-        case .file(let url): return try MultipartFormBody.size(of: url)
-        }
-    }
-
-    /// A reader handing out the body in chunks, reading files from disk as it goes, so memory stays flat.
-    ///
-    /// - Parameter chunkSize: The most bytes one chunk read from a file holds; bytes in memory come as one chunk.
-    /// - Returns: A new reader, positioned at the start of the body.
-    public func makeReader(chunkSize: Int = 256 * 1024) -> MultipartFormBody.Reader {
-        switch content {
-        case .data(let data): MultipartFormBody.Reader(segments: [.bytes(data)], chunkSize: chunkSize)
-        case .multipart(let form): form.makeReader(chunkSize: chunkSize)
-        case .file(let url): MultipartFormBody.Reader(segments: [.file(url)], chunkSize: chunkSize)
+        case .stream(let stream):
+            var data = Data()
+            if let length = stream.length { data.reserveCapacity(Int(clamping: length)) }
+            for try await chunk in stream { data.append(chunk) }
+            return data
         }
     }
 }

@@ -1,17 +1,17 @@
 import Foundation
 
 /// Where a transport sends requests, and the headers it adds to each.
-public struct HTTPTransportConfiguration: Sendable, Hashable {
+struct HTTPTransportConfiguration: Sendable, Hashable {
     /// The base URL: scheme, host, optional port and optional base path.
-    public let baseURL: URL
+    let baseURL: URL
     /// Headers sent with every request; a request's own header of the same name wins.
-    public let sharedHeaders: [String: String]
+    let sharedHeaders: [String: String]
     /// `baseURL` as the start of every request's URL: its string without query, fragment or trailing slashes. Made
     /// once here, so that a call only appends its path and query.
     let urlPrefix: String
 
     /// Creates a configuration.
-    public init(baseURL: URL, sharedHeaders: [String: String]? = nil) {
+    init(baseURL: URL, sharedHeaders: [String: String]? = nil) {
         self.baseURL = baseURL
         self.sharedHeaders = sharedHeaders ?? [:]
         self.urlPrefix = Self.urlPrefix(of: baseURL)

@@ -20,9 +20,13 @@ extension HttpRequestParams {
         return copy
     }
 
-    /// The value of the request's own header `name` (compared case-insensitively).
+    /// The value of header `name` as it will be sent (compared case-insensitively): the last field of that name in
+    /// ``headerFields``, shared headers and `Content-Type` included.
+    ///
+    /// - Parameter name: A field name in any case.
+    /// - Returns: The value, or `nil` when no such field is sent.
     public func header(_ name: String) -> String? {
-        return headers.last { HeaderName.matches($0.name, name) }?.value
+        headerFields.last { HeaderName.matches($0.name, name) }?.value
     }
 
     /// A copy with query parameter `name` set to `value`: items of that name are removed and one is added at the end,

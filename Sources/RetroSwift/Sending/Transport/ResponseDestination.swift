@@ -3,7 +3,7 @@ public enum ResponseDestination: Sendable, Hashable {
     /// Keep the body in memory, in ``HttpOperationResult/body``.
     case memory
     /// Stream the body of a 2xx response to a temporary file and report it in
-    /// ``HttpOperationResult/downloadedFileURL``; error bodies stay in memory.
+    /// ``HttpOperationResult/Body/file(_:)``; error bodies stay in memory.
     case file
     /// Return as soon as the head of a 2xx response arrives, with the body to be read from
     /// ``HttpOperationResult/bodyStream`` while it arrives; error bodies stay in memory. A transport that cannot

@@ -40,8 +40,11 @@ struct CurlCommandTests {
 
     private static let base = URL(string: "https://api.example.com/v1")!
 
-    private static func sent(_ call: (Api) async throws -> Empty) async throws -> HttpRequestParams {
+    private static func sent(
+        sharedHeaders: [String: String]? = nil, _ call: (Api) async throws -> Empty
+    ) async throws -> HttpRequestParams {
         let transport = RecordingTransport()
+        transport.setConfiguration(baseURL: base, sharedHeaders: sharedHeaders)
         let api = Api(transport: transport)
         api.multipartBoundary = { "b" }
         _ = try await call(api)
@@ -51,11 +54,11 @@ struct CurlCommandTests {
     @Test("a GET with secrets redacted by default, and shown when asked")
     func getRedacted() async throws {
         // Given
-        let request = try await Self.sent { try await $0.search(SearchRequest(q: "a b&c")) }
+        let request = try await Self.sent(sharedHeaders: ["X-Client": "app"]) { try await $0.search(SearchRequest(q: "a b&c")) }
 
         // When
-        let redacted = request.curlCommand(relativeTo: Self.base, sharedHeaders: ["X-Client": "app"], redactedHeaders: ["x-client"])
-        let plain = request.curlCommand(relativeTo: Self.base, redactingSecrets: false)
+        let redacted = request.curlCommand(redactedHeaders: ["x-client"])
+        let plain = request.curlCommand(redactingSecrets: false)
 
         // Then
         #expect(
@@ -64,7 +67,7 @@ struct CurlCommandTests {
         )
         #expect(
             plain
-                == #"curl 'https://api.example.com/v1/search?q=a%20b%26c&api_key=k-123' -H 'Authorization: Bearer t0k' -H 'X-Trace: it'\''s'"#
+                == #"curl 'https://api.example.com/v1/search?q=a%20b%26c&api_key=k-123' -H 'X-Client: app' -H 'Authorization: Bearer t0k' -H 'X-Trace: it'\''s'"#
         )
     }
 
@@ -75,9 +78,9 @@ struct CurlCommandTests {
         let post = try await Self.sent { try await $0.create(NoteRequest()) }
 
         // When / Then
-        #expect(head.curlCommand(relativeTo: Self.base) == "curl --head 'https://api.example.com/v1/search'")
+        #expect(head.curlCommand() == "curl --head 'https://api.example.com/v1/search'")
         #expect(
-            post.curlCommand(relativeTo: Self.base) == """
+            post.curlCommand() == """
                 curl -X 'POST' 'https://api.example.com/v1/notes' -H 'Cookie: <redacted>' -H 'Content-Type: application/json' \
                 --data-binary '{"text":"it'\\''s \\"quoted\\"\\nsecond line"}'
                 """)
@@ -99,11 +102,11 @@ struct CurlCommandTests {
 
         // When / Then
         #expect(
-            fromFile.curlCommand(relativeTo: Self.base)
+            fromFile.curlCommand()
                 == "curl -X 'PUT' 'https://api.example.com/v1/upload' --form-string 'title=@not-a-file' -F 'file=@\(quotedPath)"
                 + #";filename="r\"1\".pdf";type=application/pdf'"#)
         #expect(
-            inMemory.curlCommand(relativeTo: Self.base)
+            inMemory.curlCommand()
                 == #"curl -X 'PUT' 'https://api.example.com/v1/upload' --form-string 'title=@not-a-file' -F 'file=@<2 bytes in memory>;filename="a.txt";type=text/plain'"#
         )
     }
@@ -117,7 +120,7 @@ struct CurlCommandTests {
         let request = try await Self.sent { try await $0.putFile(FileBodyRequest(file: url)) }
 
         // When
-        let command = request.curlCommand(relativeTo: Self.base)
+        let command = request.curlCommand()
 
         // Then
         let quotedPath = url.path.replacingOccurrences(of: "'", with: #"'\''"#)

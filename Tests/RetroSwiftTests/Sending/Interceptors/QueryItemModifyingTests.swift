@@ -1,7 +1,8 @@
 import Foundation
-import RetroSwift
 import RetroSwiftTesting
 import Testing
+
+@testable import RetroSwift
 
 @Suite("Interceptors change query items: settingQueryItem, addingQueryItem, removingQueryItem, SharedQueryItemsInterceptor")
 struct QueryItemModifyingTests {
@@ -59,7 +60,7 @@ struct QueryItemModifyingTests {
                 .init(name: "sort", value: "a,b"), .init(name: "q", value: "swift"), .init(name: "tag", value: "a&b c"),
                 .init(name: "tag", value: "é"), .init(name: "page", value: "2"),
             ])
-        #expect(try transport.url(of: request).absoluteString == "https://api.example/v1/search?" + (request.encodedQuery ?? ""))
+        #expect(request.url.absoluteString == "https://api.example/v1/search?" + (request.encodedQuery ?? ""))
     }
 
     @Test("removing the last item leaves no '?'; an empty name is a RequestError and nothing is sent")
@@ -74,7 +75,7 @@ struct QueryItemModifyingTests {
 
         // Then
         #expect(transport.lastRequest?.encodedQuery == nil)
-        #expect(try transport.url(of: #require(transport.lastRequest)).absoluteString == "https://api.example/v1/search")
+        #expect(try #require(transport.lastRequest).url.absoluteString == "https://api.example/v1/search")
         #expect(error?.description == "Api.search (GET /search?sort=a%2Cb&x=1): a query item needs a name; nothing was sent")
         #expect(failingTransport.requests.isEmpty)
     }

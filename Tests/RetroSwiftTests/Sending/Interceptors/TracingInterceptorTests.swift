@@ -25,8 +25,9 @@
             // Given
             let tracer = InMemoryTracer()
             let transport = RecordingTransport()
+            transport.setConfiguration(baseURL: Self.base, sharedHeaders: nil)
             let api = Api(transport: transport)
-            api.interceptors = [TracingInterceptor(tracer: tracer, baseURL: Self.base)]
+            api.interceptors = [TracingInterceptor(tracer: tracer)]
 
             // When
             _ = try await api.item(ItemRequest())
