@@ -6,7 +6,7 @@
     import NIOHTTPCompression
     import NIOPosix
     import NIOSSL
-    import RetroSwift
+    @_spi(Transport) import RetroSwift
 
     /// An `HttpTransport` on swift-server's async-http-client, for server-side Swift on Linux, where it is much
     /// faster than URLSession. Enabled by the package trait `AsyncHTTPClient`.
@@ -26,7 +26,7 @@
     /// ``failFastClient`` does not follow them itself. A client of your own must be created with
     /// `redirectConfiguration: .disallow` for that policy to apply; one that follows redirects itself applies its own
     /// rules first.
-    public final class AsyncHTTPClientTransport: HttpTransport {
+    public final class AsyncHTTPClientTransport: HttpTransport, ServerTrustEnforcing {
         /// The client requests go through; its lifetime is yours (the default ``failFastClient`` needs no shutdown).
         ///
         /// With the default, a call whose body is kept in memory or written to a file goes through one of
@@ -113,7 +113,7 @@
         /// Not public-key pins: async-http-client gives no way to see the chain a connection verified, so RetroSwift
         /// refuses the calls of a domain with pins (`RequestError.Kind.serverTrustUnsupported`) rather than send them
         /// unpinned.
-        public var serverTrustSupport: ServerTrustSupport { [.certificateAuthorities] }
+        @_spi(Transport) public var serverTrustSupport: ServerTrustSupport { [.certificateAuthorities] }
 
         /// Sends the request and returns the response, whatever its status.
         ///

@@ -1,7 +1,7 @@
 #if AsyncHTTPClient
     import Foundation
     import NIOCore
-    import RetroSwift
+    @_spi(Transport) import RetroSwift
 
     /// A request body as the async byte sequence async-http-client uploads: a file read from disk lazily, a stream
     /// read as it goes, so memory stays flat whatever their size.

@@ -4,7 +4,7 @@
     import NIOConcurrencyHelpers
     import NIOCore
     import NIOHTTP1
-    import RetroSwift
+    @_spi(Transport) import RetroSwift
 
     /// Receives the response of a call that asked for its body as a stream, on the connection's event loop.
     ///

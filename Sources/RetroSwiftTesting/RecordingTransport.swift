@@ -1,5 +1,5 @@
 import Foundation
-import RetroSwift
+@_spi(Transport) import RetroSwift
 
 /// A transport for tests: records every request and answers with what you tell it, without a network.
 ///
@@ -9,7 +9,7 @@ import RetroSwift
 /// _ = try await api.getSchedules(request)
 /// #expect(transport.requests.first?.encodedPathAndQuery == "/api/v1/schedule?page=1")
 /// ```
-public final class RecordingTransport: HttpTransport {
+public final class RecordingTransport: HttpTransport, ServerTrustEnforcing {
     /// Produces the response for a request; throw to simulate a transport failure.
     public typealias Responder = @Sendable (HttpRequestParams) async throws -> HttpOperationResult
 
@@ -33,7 +33,7 @@ public final class RecordingTransport: HttpTransport {
 
     /// Everything: the transport makes no connection, and records `HttpRequestParams.serverTrust` with the rest of
     /// the request for a test to check.
-    public var serverTrustSupport: ServerTrustSupport { [.certificateAuthorities, .publicKeyPins] }
+    @_spi(Transport) public var serverTrustSupport: ServerTrustSupport { [.certificateAuthorities, .publicKeyPins] }
 
     /// Records the request and returns the responder's answer. A test that does not care about URLs need not configure
     /// a base URL: the request then comes with a relative `url`, the path and query.

@@ -1,5 +1,5 @@
 import Foundation
-import RetroSwift
+@_spi(Transport) import RetroSwift
 
 /// A transport that records real exchanges to an HTTP Archive (HAR 1.2) file and replays them, so a test runs
 /// offline against what a real server once answered.
@@ -25,7 +25,7 @@ import RetroSwift
 ///   and replays in the same pieces; a body that went to a file replays into a new temporary file.
 /// - Record calls from a domain with a base URL of its own (`ApiDomain`'s `baseURL:`), or configure the live
 ///   transport itself: the live transport sends the call.
-public final class ReplayTransport: HttpTransport {
+public final class ReplayTransport: HttpTransport, ServerTrustEnforcing {
     /// The recording's file.
     public let file: URL
     /// What the transport does with a call.
@@ -132,9 +132,9 @@ public final class ReplayTransport: HttpTransport {
 
     /// What the live transport enforces, since calls may go through it; everything when none can (strict replay, or
     /// no live transport), as a recording makes no connection.
-    public var serverTrustSupport: ServerTrustSupport {
+    @_spi(Transport) public var serverTrustSupport: ServerTrustSupport {
         guard mode != .replayStrict, let live else { return [.certificateAuthorities, .publicKeyPins] }
-        return live.serverTrustSupport
+        return (live as? any ServerTrustEnforcing)?.serverTrustSupport ?? []
     }
 
     /// Answers from the recording, or sends through the live transport and records, as ``mode`` says.
@@ -247,7 +247,8 @@ public final class ReplayTransport: HttpTransport {
     /// (httpbin does) must not carry it into the file.
     private func secrets(of params: HttpRequestParams) -> [String] {
         let fields = params.headerFields.filter { redactedHeaders.contains($0.name.lowercased()) }.map(\.value)
-        let query = params.queryItems.filter { queryRedaction.names.contains($0.name.lowercased()) }.map(\.value)
+        let items = URLComponents(url: params.url, resolvingAgainstBaseURL: false)?.queryItems ?? []
+        let query = items.filter { queryRedaction.names.contains($0.name.lowercased()) }.compactMap(\.value)
         return Array(Set(fields + query)).filter { $0.count >= 4 }.sorted { $0.count > $1.count }
     }
 

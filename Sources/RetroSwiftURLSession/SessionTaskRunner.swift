@@ -1,5 +1,5 @@
 import Foundation
-import RetroSwift
+@_spi(Transport) import RetroSwift
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

@@ -1,5 +1,5 @@
 import Foundation
-import RetroSwift
+@_spi(Transport) import RetroSwift
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -46,7 +46,7 @@ import RetroSwift
 ///   there (a `User-Agent`) go everywhere. Give credentials to the domain as shared headers instead.
 /// - Nothing is printed or logged. Calls are logged, the same way on every transport, by an interceptor on the
 ///   domain: `LoggingInterceptor`, or `SwiftLogInterceptor` from `RetroSwiftLogging`.
-public final class URLSessionTransport: HttpTransport {
+public final class URLSessionTransport: HttpTransport, ServerTrustEnforcing {
     /// The session whose configuration the transport's calls run with, and whose delegate decides server-trust and
     /// client-certificate challenges (see the type's documentation).
     public let session: URLSession
@@ -108,7 +108,7 @@ public final class URLSessionTransport: HttpTransport {
     /// delivers no server-trust challenge, so RetroSwift refuses the calls of a domain with a `ServerTrust` of its
     /// own there (`RequestError.Kind.serverTrustUnsupported`); use `AsyncHTTPClientTransport` for custom
     /// authorities on Linux.
-    public var serverTrustSupport: ServerTrustSupport {
+    @_spi(Transport) public var serverTrustSupport: ServerTrustSupport {
         // Where ServerTrustEvaluation decides server-trust challenges (SessionTaskDelegate).
         #if canImport(Security) && !canImport(FoundationNetworking)
             [.certificateAuthorities, .publicKeyPins]

@@ -177,6 +177,25 @@ import Testing
         #expect(lines.contains("import RetroSwift"))
     }
 
+    @Test func anSPIImportMovesToTheTopLikeAnyImportAndNamesItsModule() throws {
+        // Given
+        let markdown = "```swift\n@_spi(Transport) import RetroSwift\nlet x = 1\n```\n"
+        let blocks = try blocks(of: markdown, displayPath: "Doc.md")
+
+        // When
+        let source = try generateFile(blocks, displayPath: "Doc.md", Traits())
+
+        // Then
+        let lines = source.components(separatedBy: "\n")
+        let spiImport = try #require(lines.firstIndex(of: "@_spi(Transport) import RetroSwift"))
+        let declaration = try #require(lines.firstIndex(of: "fileprivate let x = 1"))
+        #expect(spiImport < declaration)
+        #expect(importedModule(of: "@_spi(Transport) import RetroSwift") == "RetroSwift")
+        #expect(importedModule(of: "import Foundation") == "Foundation")
+        #expect(importedModule(of: "@testable import RetroSwift") == nil)
+        #expect(importedModule(of: "let imported = 1") == nil)
+    }
+
     @Test func blocksOfATraitsModuleCompileOnlyWithTheTrait() throws {
         // Given
         let markdown = "```swift\nimport RetroSwiftLogging\nlet x = 1\n```\n\n```swift\nlet y = 2\n```\n"

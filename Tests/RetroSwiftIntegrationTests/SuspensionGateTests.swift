@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import RetroSwift
+@_spi(Transport) import RetroSwift
 import Testing
 
 @testable import RetroSwiftURLSession

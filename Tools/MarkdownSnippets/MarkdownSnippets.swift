@@ -247,7 +247,7 @@ func mainFile(_ block: Block, function: String, displayPath: String, imports: in
             if text.hasPrefix("@testable import ") || text.trimmingCharacters(in: .whitespaces).isEmpty {
                 continue
             }
-            if text.hasPrefix("import ") {
+            if importedModule(of: text) != nil {
                 if !imports.contains(text) { imports.append(text) }
                 continue
             }
@@ -338,7 +338,7 @@ func generateFile(_ all: [Block], displayPath: String, _ settings: Traits) throw
                 body.append("")
                 continue
             }
-            if text.hasPrefix("import ") {
+            if importedModule(of: text) != nil {
                 // Imports move to the top of the file; the empty line keeps the line numbers right.
                 if !imports.contains(text) { imports.append(text) }
                 body.append("")
@@ -363,7 +363,7 @@ func generateFile(_ all: [Block], displayPath: String, _ settings: Traits) throw
         "#endif",
     ]
     for line in imports {
-        let module = String(line.dropFirst("import ".count)).trimmingCharacters(in: .whitespaces)
+        let module = importedModule(of: line) ?? ""
         if let trait = settings.gatedModules[module] ?? settings.documentTrait {
             output += ["#if \(trait)", line, "#endif"]
         } else {
@@ -371,6 +371,18 @@ func generateFile(_ all: [Block], displayPath: String, _ settings: Traits) throw
         }
     }
     return (output + body).joined(separator: "\n") + "\n"
+}
+
+/// The module a line imports — `import M`, or `@_spi(Name) import M` for a module's API kept for some users (the
+/// transport authors' of RetroSwift) — or `nil` for any other line. `@testable import` lines are not imports here.
+func importedModule(of line: String) -> String? {
+    var rest = Substring(line)
+    if rest.hasPrefix("@_spi(") {
+        guard let close = rest.firstIndex(of: ")") else { return nil }
+        rest = rest[rest.index(after: close)...].drop { $0 == " " }
+    }
+    guard rest.hasPrefix("import ") else { return nil }
+    return String(rest.dropFirst("import ".count)).trimmingCharacters(in: .whitespaces)
 }
 
 /// What the command line says about package traits.
@@ -386,9 +398,8 @@ func traits(of block: Block, _ settings: Traits) -> [String] {
     let gatedModules = settings.gatedModules
     let documentTrait = settings.documentTrait
     var traits = Set<String>()
-    for text in block.lines where text.hasPrefix("import ") {
-        let module = String(text.dropFirst("import ".count)).trimmingCharacters(in: .whitespaces)
-        if let trait = gatedModules[module] { traits.insert(trait) }
+    for text in block.lines {
+        if let module = importedModule(of: text), let trait = gatedModules[module] { traits.insert(trait) }
     }
     if let documentTrait { traits.insert(documentTrait) }
     return traits.sorted() + (block.condition.map { [$0] } ?? [])

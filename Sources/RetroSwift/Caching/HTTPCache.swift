@@ -35,15 +35,15 @@ import Foundation
 /// and calls at once.
 public final class HTTPCache: Sendable {
     /// The most bytes the stored responses may take, fields and bodies together.
-    public let maxBytes: Int
+    let maxBytes: Int
     /// The directory a disk cache keeps its responses in; `nil` for a cache in memory.
-    public var directory: URL? { files?.directory }
+    var directory: URL? { files?.directory }
     /// Whether a stale response within its `stale-while-revalidate` window (RFC 5861) answers the call at once while
     /// the cache revalidates it in the background. Off by default: every stale response is revalidated first.
-    public let servesStaleWhileRevalidating: Bool
+    let servesStaleWhileRevalidating: Bool
     /// Whether a response without `max-age` or `Expires` but with `Last-Modified` counts as fresh for a tenth of the
     /// time since it last changed, at most a day (RFC 9111 §4.2.2). Off by default.
-    public let usesHeuristicFreshness: Bool
+    let usesHeuristicFreshness: Bool
 
     let now: @Sendable () -> Date
     private let store: Locked<CacheStore>

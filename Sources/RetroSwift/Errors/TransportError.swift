@@ -33,7 +33,7 @@ public struct TransportError: Error, Sendable, CustomStringConvertible, Localize
     ///   - endpoint: The endpoint that was called.
     ///   - url: The request's URL, already redacted.
     ///   - underlyingError: The error that was thrown.
-    public init(endpoint: EndpointIdentity, url: String, underlyingError: any Error) {
+    init(endpoint: EndpointIdentity, url: String, underlyingError: any Error) {
         self.endpoint = endpoint
         self.url = url
         self.underlyingError = underlyingError

@@ -18,10 +18,8 @@
 ///   time.
 /// - ``pages`` gives whole responses instead of items.
 public struct Paginated<Request: Sendable, Response: Sendable, Item>: AsyncSequence {
-    public typealias Element = Item
-
     /// Fetches one page: the endpoint, or any function of the same shape.
-    public typealias Fetch = (Request) async throws -> Response
+    typealias Fetch = (Request) async throws -> Response
 
     let fetch: Fetch
     let first: Request
@@ -33,7 +31,9 @@ public struct Paginated<Request: Sendable, Response: Sendable, Item>: AsyncSeque
     ///   - endpoint: The endpoint, such as `api.publicGists`, or any function of the same shape.
     ///   - first: The request for the first page.
     ///   - pagination: How pages follow one another.
-    public init(_ endpoint: @escaping Fetch, from first: Request, by pagination: Pagination<Request, Response, Item>) {
+    public init(
+        _ endpoint: @escaping (Request) async throws -> Response, from first: Request, by pagination: Pagination<Request, Response, Item>
+    ) {
         self.fetch = endpoint
         self.first = first
         self.pagination = pagination
@@ -100,8 +100,6 @@ public struct Paginated<Request: Sendable, Response: Sendable, Item>: AsyncSeque
 
     /// The pages of a ``Paginated``, as whole responses.
     public struct Pages: AsyncSequence {
-        public typealias Element = Response
-
         let items: Paginated
 
         /// Starts a walk from the first page.

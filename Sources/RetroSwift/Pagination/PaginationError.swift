@@ -12,7 +12,7 @@ public struct PaginationError: Error, CustomStringConvertible, LocalizedError {
     /// - Parameters:
     ///   - page: The zero-based position of the page.
     ///   - underlyingError: What went wrong.
-    public init(page: Int, underlyingError: any Error) {
+    init(page: Int, underlyingError: any Error) {
         self.page = page
         self.underlyingError = underlyingError
     }

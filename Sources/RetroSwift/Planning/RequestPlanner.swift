@@ -37,7 +37,7 @@ enum RequestPlanner {
             let fields = layout.fields.enumerated().map { index, field in
                 let parameterType = field.type as? any RequestParameter.Type
                 return FieldDescription(
-                    label: field.label, kind: parameterType?.kind,
+                    label: field.label, kind: parameterType?.kind ?? nil,
                     name: parameterType.map { _ in names.names[index] ?? propertyName(field.label) },
                     valueType: parameterType?.valueType, isNamedExplicitly: names.names[index] != nil
                 )
@@ -50,7 +50,7 @@ enum RequestPlanner {
         if kind == .class {
             let fields = ClassRequestFields.parameters(of: request).map { label, parameter in
                 FieldDescription(
-                    label: label, kind: parameter.map { type(of: $0).kind },
+                    label: label, kind: parameter.flatMap { type(of: $0).kind },
                     name: parameter.map { $0.explicitName ?? propertyName(label) },
                     valueType: parameter.map { type(of: $0).valueType }, isNamedExplicitly: parameter?.explicitName != nil
                 )
@@ -89,7 +89,7 @@ enum RequestPlanner {
         } else if let layout = StructLayout(of: requestType) {
             fields = layout.fields.map { field in
                 let parameterType = field.type as? any RequestParameter.Type
-                return .init(label: field.label, kind: parameterType?.kind, name: nil, valueType: parameterType?.valueType)
+                return .init(label: field.label, kind: parameterType?.kind ?? nil, name: nil, valueType: parameterType?.valueType)
             }
         }
         do {

@@ -29,7 +29,7 @@ public struct TransferProgress: Sendable, Hashable {
     ///   - completedBytes: Bytes transferred so far.
     ///   - expectedBytes: The size of the body, when known.
     ///   - isFinished: Whether the body has been transferred whole.
-    public init(direction: Direction, completedBytes: Int64, expectedBytes: Int64?, isFinished: Bool) {
+    init(direction: Direction, completedBytes: Int64, expectedBytes: Int64?, isFinished: Bool) {
         self.direction = direction
         self.completedBytes = completedBytes
         self.expectedBytes = expectedBytes

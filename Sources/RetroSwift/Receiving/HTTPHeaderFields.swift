@@ -12,7 +12,7 @@
 /// ```
 public struct HTTPHeaderFields: Sendable, Hashable, RandomAccessCollection, ExpressibleByDictionaryLiteral, CustomStringConvertible {
     /// The fields in the order received.
-    public private(set) var fields: [HTTPHeader]
+    private(set) var fields: [HTTPHeader]
 
     /// Creates header fields from `fields`, kept in that order.
     ///

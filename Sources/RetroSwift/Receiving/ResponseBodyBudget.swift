@@ -14,11 +14,11 @@ import Foundation
 ///     data.append(piece)
 /// }
 /// ```
-public struct ResponseBodyBudget: Sendable {
+@_spi(Transport) public struct ResponseBodyBudget: Sendable {
     /// The most bytes the body may have, after decompression; `Int.max` when it is not limited.
-    public let maxBytes: Int
+    @_spi(Transport) public let maxBytes: Int
     /// The bytes counted so far.
-    public private(set) var count = 0
+    @_spi(Transport) public private(set) var count = 0
     /// The response's `Content-Length`, when it has one.
     let contentLength: Int64?
     /// Whether the body has a `Content-Encoding`, so that its `Content-Length` counts compressed bytes.
@@ -36,7 +36,7 @@ public struct ResponseBodyBudget: Sendable {
     ///   - headers: The response's header fields, every one, in the order received.
     /// - Throws: ``RequestError`` of kind ``RequestError/Kind/malformedResponse`` for a head that breaks HTTP's rules,
     ///   or ``RequestError/Kind/responseTooLarge`` for one over the limits or announcing a body over them.
-    public init(for request: borrowing HttpRequestParams, statusCode: Int, headers: HTTPHeaderFields) throws {
+    @_spi(Transport) public init(for request: borrowing HttpRequestParams, statusCode: Int, headers: HTTPHeaderFields) throws {
         self.endpoint = request.endpoint
         let limits = request.responseLimits
         let length = try ResponseChecks.checkHead(statusCode: statusCode, headers: headers, for: request)
@@ -67,7 +67,7 @@ public struct ResponseBodyBudget: Sendable {
     ///
     /// - Parameter byteCount: The size of the piece just received.
     /// - Throws: ``RequestError`` of kind ``RequestError/Kind/responseTooLarge`` once the body is over its budget.
-    public mutating func add(_ byteCount: Int) throws {
+    @_spi(Transport) public mutating func add(_ byteCount: Int) throws {
         count = count.addingReportingOverflow(byteCount).overflow ? Int.max : count + byteCount
         guard count > maxBytes else { return }
         throw ResponseChecks.tooLarge(endpoint, "the body passed \(maxBytes) bytes (\(limitName))")

@@ -7,7 +7,7 @@ public struct ResponseDecodingContext: Sendable {
     /// The endpoint being called.
     public let endpoint: EndpointIdentity
     /// The domain's limits; streamed responses read ``ResponseLimits/maxStreamElementBytes`` from them.
-    public let responseLimits: ResponseLimits
+    let responseLimits: ResponseLimits
 
     /// Creates a context; tests of custom response types use this.
     ///
@@ -23,7 +23,7 @@ public struct ResponseDecodingContext: Sendable {
 
     /// Decodes `type` from `response` by RetroSwift's rules: an ``HTTPResponseDecodable`` type reads the response
     /// itself; any other `Decodable` is JSON-decoded from a 2xx body; a non-2xx status throws ``HTTPError``.
-    public func decode<T>(_ type: T.Type, from response: HttpOperationResult) throws -> T {
+    func decode<T>(_ type: T.Type, from response: HttpOperationResult) throws -> T {
         try decode(type, from: response, acceptingAnyStatus: false)
     }
 

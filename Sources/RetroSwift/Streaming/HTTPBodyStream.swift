@@ -18,9 +18,6 @@ import Foundation
 /// from the loop. ``ServerSentEvents``, ``JSONLines``, ``JSONTextSequence`` and ``TextLines`` read their elements
 /// from one of these.
 public struct HTTPBodyStream: AsyncSequence, Sendable {
-    /// A chunk of the body, as it arrived.
-    public typealias Element = Data
-
     private enum Source: Sendable {
         case whole(Data)
         case buffered(StreamReader)

@@ -11,9 +11,6 @@ import Foundation
 /// skipped. A line that does not decode throws a ``RequestError`` naming the endpoint and the line number. The status
 /// was checked before the call returned, and leaving the loop or cancelling the task closes the connection.
 public struct JSONLines<Value: Decodable>: AsyncSequence, Sendable {
-    /// One line's decoded value.
-    public typealias Element = Value
-
     private let body: HTTPBodyStream
     private let context: ResponseDecodingContext
 

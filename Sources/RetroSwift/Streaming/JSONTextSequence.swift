@@ -8,9 +8,6 @@ import Foundation
 /// decode as a wrong number. The status was checked before the call returned, and leaving the loop or cancelling the
 /// task closes the connection.
 public struct JSONTextSequence<Value: Decodable>: AsyncSequence, Sendable {
-    /// One record's decoded value.
-    public typealias Element = Value
-
     private let body: HTTPBodyStream
     private let context: ResponseDecodingContext
 

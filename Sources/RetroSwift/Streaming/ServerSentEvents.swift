@@ -17,9 +17,6 @@ import Foundation
 /// and its line; a dropped connection throws the transport's error. To resume, declare a `Last-Event-ID` header
 /// field and send the last raw event's ``ServerSentEvent/id``.
 public struct ServerSentEvents<Value: Decodable>: AsyncSequence, Sendable {
-    /// An event's decoded data, or the event itself.
-    public typealias Element = Value
-
     private let body: HTTPBodyStream
     private let context: ResponseDecodingContext
 

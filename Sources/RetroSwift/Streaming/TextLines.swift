@@ -5,9 +5,6 @@ import Foundation
 /// Lines end with LF, CR or CR LF, which are not part of the line; the last line needs no line break. The status was
 /// checked before the call returned, and leaving the loop or cancelling the task closes the connection.
 public struct TextLines: AsyncSequence, Sendable {
-    /// One line, without its line break.
-    public typealias Element = String
-
     private let body: HTTPBodyStream
     private let context: ResponseDecodingContext
 

@@ -1,6 +1,6 @@
 #if TransportConformance
     import Foundation
-    import RetroSwift
+    @_spi(Transport) import RetroSwift
     import RetroSwiftTestServer
     import Testing
 
@@ -64,7 +64,9 @@
         /// The transports that enforce an authority of the domain's own here: async-http-client everywhere,
         /// URLSession on Apple platforms only.
         static var enforcingAuthorities: [TransportKind] {
-            TransportKind.allCases.filter { $0.make().serverTrustSupport.contains(.certificateAuthorities) }
+            TransportKind.allCases.filter {
+                (($0.make() as? any ServerTrustEnforcing)?.serverTrustSupport ?? []).contains(.certificateAuthorities)
+            }
         }
 
         @Test("a server whose authority the domain trusts answers every kind of call", arguments: enforcingAuthorities)
@@ -181,7 +183,7 @@
 
         /// The transports that cannot enforce pins: both on Linux.
         static var ignoringPins: [TransportKind] {
-            TransportKind.allCases.filter { !$0.make().serverTrustSupport.contains(.publicKeyPins) }
+            TransportKind.allCases.filter { !(($0.make() as? any ServerTrustEnforcing)?.serverTrustSupport ?? []).contains(.publicKeyPins) }
         }
 
         @Test("a transport that cannot enforce the domain's pins sends nothing and says why", arguments: ignoringPins)
@@ -210,7 +212,9 @@
 
         /// The transports that cannot enforce an authority of the domain's own: URLSession on Linux.
         static var ignoringAuthorities: [TransportKind] {
-            TransportKind.allCases.filter { !$0.make().serverTrustSupport.contains(.certificateAuthorities) }
+            TransportKind.allCases.filter {
+                !(($0.make() as? any ServerTrustEnforcing)?.serverTrustSupport ?? []).contains(.certificateAuthorities)
+            }
         }
 
         @Test("a transport without authorities of its own sends nothing for a domain that has them", arguments: ignoringAuthorities)

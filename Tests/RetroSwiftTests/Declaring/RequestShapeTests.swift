@@ -1,7 +1,8 @@
 import Foundation
-import RetroSwift
 import RetroSwiftTesting
 import Testing
+
+@testable import RetroSwift
 
 // Every shape a request type can take, called with many seeded random values and, where the declared type allows,
 // different dynamic types in turn. Each call's query and headers are compared with what `Mirror` says the value

@@ -1,5 +1,5 @@
 import Foundation
-import RetroSwift
+@_spi(Transport) import RetroSwift
 import RetroSwiftTesting
 import Testing
 

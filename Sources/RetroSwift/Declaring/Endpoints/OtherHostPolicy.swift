@@ -24,7 +24,7 @@ public struct OtherHostPolicy: Sendable, Hashable {
 
     let hosts: Hosts
     /// Whether calls to an allowed other host carry the shared headers and the credentials interceptors add.
-    public let sharesCredentials: Bool
+    let sharesCredentials: Bool
 
     /// Only the base URL's origin: a full URL elsewhere is refused. The default.
     public static let refused = OtherHostPolicy(hosts: .none, sharesCredentials: false)
@@ -60,7 +60,7 @@ public struct OtherHostPolicy: Sendable, Hashable {
     ///
     /// - Parameter host: A host name, compared case-insensitively.
     /// - Returns: `true` when the policy allows it.
-    public func allows(host: String) -> Bool {
+    func allows(host: String) -> Bool {
         switch hosts {
         case .none: false
         case .listed(let names): names.contains(Self.normalized(host))

@@ -6,9 +6,9 @@ public struct FormFile: Sendable {
     /// A file to upload: its name, media type and bytes (in memory or on disk).
     public struct File: Sendable, Hashable {
         /// The file name sent in `Content-Disposition`.
-        public let fileName: String
+        let fileName: String
         /// The part's media type, for example `audio/x-caf`.
-        public let mimeType: String
+        let mimeType: String
         /// The file's bytes, in memory or on disk.
         let content: MultipartFormBody.PartContent
 
@@ -50,7 +50,7 @@ public struct FormFile: Sendable {
     /// The file.
     public var wrappedValue: File
     /// The explicit field name, or `nil` to use the property name.
-    public let name: String?
+    let name: String?
 
     /// A file field named after its property.
     public init(wrappedValue: File) {
@@ -66,7 +66,7 @@ public struct FormFile: Sendable {
 }
 
 extension FormFile: RequestParameter {
-    static var kind: ParameterKind { .formFile }
+    static var kind: ParameterKind? { .formFile }
     static var valueType: Any.Type { File.self }
     var explicitName: String? { name }
 

@@ -11,7 +11,7 @@ public struct FormFileList<Element: FormFileConvertible>: Sendable {
     /// The files, in the order they are sent.
     public var wrappedValue: [Element]
     /// The explicit field name, or `nil` to use the property name.
-    public let name: String?
+    let name: String?
 
     /// A file list named after its property.
     ///
@@ -33,7 +33,7 @@ public struct FormFileList<Element: FormFileConvertible>: Sendable {
 }
 
 extension FormFileList: RequestParameter {
-    static var kind: ParameterKind { .formFileList }
+    static var kind: ParameterKind? { .formFileList }
     static var valueType: Any.Type { [Element].self }
     var explicitName: String? { name }
 

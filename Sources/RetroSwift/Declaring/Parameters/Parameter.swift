@@ -12,7 +12,7 @@ public struct Parameter<Location: ParameterLocation, Value> {
     /// The field's value.
     public var wrappedValue: Value
     /// The explicit wire name, or `nil` to use the property name.
-    public let name: String?
+    let name: String?
 
     /// A parameter named after its property.
     public init(wrappedValue: Value) {
@@ -30,12 +30,12 @@ public struct Parameter<Location: ParameterLocation, Value> {
 extension Parameter: Sendable where Value: Sendable {}
 
 extension Parameter: RequestParameter {
-    static var kind: ParameterKind { Location.kind }
+    static var kind: ParameterKind? { LocationMarkers.kind(of: Location.self) }
     static var valueType: Any.Type { Value.self }
     var explicitName: String? { name }
 
     func write(to sink: inout some ParameterSink, as field: RequestPlan.Field) throws {
-        switch Location.kind {
+        switch field.kind {
         case .jsonBody: try sink.setJSONBody(wrappedValue, for: field)
         case .queryMap, .headerMap, .formMap: try sink.addMap(wrappedValue, for: field)
         default: try sink.add(sink.wireStrings(of: wrappedValue, for: field), for: field)

@@ -1,5 +1,5 @@
 /// Where a request field goes on the wire.
-public enum ParameterKind: String, Sendable, Hashable {
+enum ParameterKind: String, Sendable, Hashable {
     /// The URL query, `@Query`.
     case query = "@Query"
     /// A header field, `@Header`.

@@ -1,5 +1,2 @@
-/// A marker type naming where a ``Parameter`` goes; see ``LocationMarkers``.
-public protocol ParameterLocation: Sendable {
-    /// The wire location.
-    static var kind: ParameterKind { get }
-}
+/// A marker type naming where a ``Parameter`` goes: one of ``LocationMarkers``.
+public protocol ParameterLocation: Sendable {}

@@ -19,7 +19,7 @@ public struct RawBody<Value: RawBodyConvertible>: Sendable {
     /// The body.
     public var wrappedValue: Value
     /// The declared media type, or `nil` to use the value's.
-    public let contentType: String?
+    let contentType: String?
 
     /// A body whose media type comes from its value.
     ///
@@ -41,7 +41,7 @@ public struct RawBody<Value: RawBodyConvertible>: Sendable {
 }
 
 extension RawBody: RequestParameter {
-    static var kind: ParameterKind { .rawBody }
+    static var kind: ParameterKind? { .rawBody }
     static var valueType: Any.Type { Value.self }
     var explicitName: String? { nil }
 

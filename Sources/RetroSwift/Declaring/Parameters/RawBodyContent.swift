@@ -6,7 +6,7 @@ public struct RawBodyContent: Sendable, Hashable {
     /// The bytes, in memory or on disk.
     let source: Source
     /// The media type the value sets, which wins over the declared one.
-    public let contentType: String?
+    let contentType: String?
     /// The media type used when neither the value nor the declaration sets one.
     let defaultContentType: String
 

@@ -1,6 +1,7 @@
 /// What the request planner and builder read from each wrapped field of a request.
 protocol RequestParameter {
-    static var kind: ParameterKind { get }
+    /// Where the field goes; `nil` for a ``Parameter`` whose location is not one of ``LocationMarkers``.
+    static var kind: ParameterKind? { get }
     /// The type of the wrapped value, which the planner checks for maps.
     static var valueType: Any.Type { get }
     var explicitName: String? { get }

@@ -45,7 +45,7 @@ struct BodyRule: DeclarationRule {
             style = form.isEmpty ? .none : .formURLEncoded
         }
         if style != .none && !declaration.method.allowsBody {
-            let standard = HTTPMethod.allCases.contains(declaration.method)
+            let standard = HTTPMethod.standard.contains(declaration.method)
             draft.report(
                 "a \(declaration.method.rawValue) request cannot have a body",
                 fix: standard

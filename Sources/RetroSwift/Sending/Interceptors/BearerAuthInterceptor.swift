@@ -5,7 +5,7 @@ import Foundation
 /// A store made without a token, or with an empty one, fetches one before the first call.
 public struct BearerAuthInterceptor: Interceptor {
     /// Where tokens come from; share one store between domains that share credentials.
-    public let store: BearerTokenStore
+    let store: BearerTokenStore
 
     /// Creates the interceptor.
     public init(store: BearerTokenStore) {

@@ -8,7 +8,7 @@ import Foundation
 /// the others.
 public actor BearerTokenStore {
     /// Produces a new token; receives the token that was rejected (`nil` when there was none yet).
-    public typealias Refresh = @Sendable (_ rejected: String?) async throws -> String
+    typealias Refresh = @Sendable (_ rejected: String?) async throws -> String
 
     private var token: String?
     private var refreshing = false
@@ -21,7 +21,7 @@ public actor BearerTokenStore {
     /// - Parameters:
     ///   - token: The initial token, or `nil` or an empty string (an app that has none yet) to fetch one on first use.
     ///   - refresh: Produces a new token.
-    public init(token: String? = nil, refresh: @escaping Refresh) {
+    public init(token: String? = nil, refresh: @escaping @Sendable (_ rejected: String?) async throws -> String) {
         self.token = token?.isEmpty == true ? nil : token
         self.refresh = refresh
     }

@@ -7,12 +7,12 @@
 /// headers, whose `url` is the last one.
 public struct LoggingInterceptor: Interceptor {
     /// Receives one entry per call.
-    public typealias Sink = @Sendable (HTTPLogEntry) -> Void
+    typealias Sink = @Sendable (HTTPLogEntry) -> Void
 
     /// Header names whose values are never logged, lowercased.
-    public let redactedHeaders: Set<String>
+    let redactedHeaders: Set<String>
     /// The query parameters whose values are never logged.
-    public let queryRedaction: QueryRedaction
+    let queryRedaction: QueryRedaction
     private let sink: Sink
 
     /// Creates the interceptor.
@@ -21,7 +21,10 @@ public struct LoggingInterceptor: Interceptor {
     ///   - extraHeaders: Header names to redact besides `Authorization`, `Proxy-Authorization`, `Cookie` and `Set-Cookie`.
     ///   - extraQueryNames: Query parameter names to redact besides ``QueryRedaction/defaultNames``.
     ///   - sink: Receives one entry per call.
-    public init(redacting extraHeaders: Set<String> = [], redactingQuery extraQueryNames: Set<String> = [], sink: @escaping Sink) {
+    public init(
+        redacting extraHeaders: Set<String> = [], redactingQuery extraQueryNames: Set<String> = [],
+        sink: @escaping @Sendable (HTTPLogEntry) -> Void
+    ) {
         redactedHeaders = Set(["authorization", "proxy-authorization", "cookie", "set-cookie"] + extraHeaders.map(HeaderName.key))
         queryRedaction = QueryRedaction(adding: extraQueryNames)
         self.sink = sink

@@ -8,20 +8,20 @@ import Foundation
 /// is set. Cancellation ends the wait at once.
 public struct RetryInterceptor: Interceptor {
     /// Waits the given number of seconds; replaceable in tests.
-    public typealias Sleep = @Sendable (TimeInterval) async throws -> Void
+    typealias Sleep = @Sendable (TimeInterval) async throws -> Void
     /// Picks the wait before a retry from `0...bound` (full jitter); replaceable so tests see exact delays.
-    public typealias Jitter = @Sendable (_ bound: TimeInterval) -> TimeInterval
+    typealias Jitter = @Sendable (_ bound: TimeInterval) -> TimeInterval
 
     /// The total number of tries, the first included.
-    public var maxAttempts: Int
+    let maxAttempts: Int
     /// The backoff before the second try; it doubles each time, with full jitter.
-    public var baseDelay: TimeInterval
+    let baseDelay: TimeInterval
     /// The longest wait; a `Retry-After` longer than this is not waited for and the response is returned.
-    public var maxDelay: TimeInterval
+    let maxDelay: TimeInterval
     /// Whether `POST` and `PATCH` are retried too (only when the server is known to deduplicate them).
-    public var retriesNonIdempotent: Bool
+    let retriesNonIdempotent: Bool
     /// Statuses worth another try.
-    public var retryableStatuses: Set<Int>
+    let retryableStatuses: Set<Int>
     private let sleep: Sleep
     private let jitter: Jitter
     private let now: @Sendable () -> Date
@@ -41,8 +41,10 @@ public struct RetryInterceptor: Interceptor {
         maxAttempts: Int = 3, baseDelay: TimeInterval = 0.5, maxDelay: TimeInterval = 30,
         retriesNonIdempotent: Bool = false, retryableStatuses: Set<Int> = [408, 429, 502, 503, 504],
         // At most a year: a `maxDelay` of `.infinity` lets any `Retry-After` through, which would overflow `UInt64`.
-        sleep: @escaping Sleep = { try await Task.sleep(nanoseconds: UInt64(min(max(0, $0), 365 * 24 * 3600) * 1_000_000_000)) },
-        jitter: @escaping Jitter = { $0 > 0 ? Double.random(in: 0...$0) : 0 },
+        sleep: @escaping @Sendable (TimeInterval) async throws -> Void = {
+            try await Task.sleep(nanoseconds: UInt64(min(max(0, $0), 365 * 24 * 3600) * 1_000_000_000))
+        },
+        jitter: @escaping @Sendable (_ bound: TimeInterval) -> TimeInterval = { $0 > 0 ? Double.random(in: 0...$0) : 0 },
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.maxAttempts = max(1, maxAttempts)

@@ -15,7 +15,7 @@
 ///   interceptor after ``LoggingInterceptor`` to keep the items out of the log altogether.
 public struct SharedQueryItemsInterceptor: Interceptor {
     /// The items added to every call, in name order.
-    public let items: [HTTPQueryItem]
+    let items: [HTTPQueryItem]
 
     /// Creates the interceptor.
     ///

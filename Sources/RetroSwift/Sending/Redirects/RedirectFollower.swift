@@ -62,7 +62,8 @@ enum RedirectFollower {
             }
             return
         }
-        let missing = trust.requirements.subtracting(transport.serverTrustSupport)
+        let supported = (transport as? any ServerTrustEnforcing)?.serverTrustSupport ?? []
+        let missing = trust.requirements.subtracting(supported)
         guard !missing.isEmpty else { return }
         let what =
             missing.contains(.publicKeyPins)

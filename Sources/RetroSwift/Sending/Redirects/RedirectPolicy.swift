@@ -21,17 +21,17 @@ import Foundation
 /// `HTTPResponse<Empty>` (or `Either`) and read its `Location` header.
 public struct RedirectPolicy: Sendable, Hashable {
     /// Whether redirects are followed at all.
-    public let followsRedirects: Bool
+    let followsRedirects: Bool
     /// The most redirects followed in one call.
-    public let maximumRedirects: Int
+    let maximumRedirects: Int
     /// Whether a redirect from `https` to `http` is followed.
-    public let allowsInsecureDowngrade: Bool
+    let allowsInsecureDowngrade: Bool
     /// Lowercased names of the headers, besides `authorization`, `cookie` and `proxy-authorization`, that carry
     /// credentials and so are not sent once a redirect leaves the original origin (an `X-Api-Key`, say).
-    public let credentialHeaders: Set<String>
+    let credentialHeaders: Set<String>
 
     /// The headers that always count as credentials.
-    public static let standardCredentialHeaders: Set<String> = ["authorization", "cookie", "proxy-authorization"]
+    @_spi(Transport) public static let standardCredentialHeaders: Set<String> = ["authorization", "cookie", "proxy-authorization"]
 
     /// Follows up to 16 redirects, refuses `https` → `http`, and withholds only the standard credential headers
     /// from other origins.
@@ -72,7 +72,7 @@ public struct RedirectPolicy: Sendable, Hashable {
     ///
     /// - Parameter name: A header name.
     /// - Returns: `true` for the standard credential headers and for ``credentialHeaders``.
-    public func isCredential(_ name: String) -> Bool {
+    func isCredential(_ name: String) -> Bool {
         let lowered = HeaderName.key(name)
         return Self.standardCredentialHeaders.contains(lowered) || credentialHeaders.contains(lowered)
     }

@@ -1,21 +1,32 @@
-/// What of a ``ServerTrust`` a transport enforces on the connections it makes (``HttpTransport/serverTrustSupport``).
+/// What of a ``ServerTrust`` a transport enforces on the connections it makes (``ServerTrustEnforcing``).
 ///
 /// RetroSwift sends a call only through a transport that enforces everything the domain's ``Domain/serverTrust``
 /// asks for; otherwise the call throws ``RequestError`` of kind ``RequestError/Kind/serverTrustUnsupported`` and
 /// nothing is sent.
-public struct ServerTrustSupport: OptionSet, Sendable, Hashable {
+@_spi(Transport) public struct ServerTrustSupport: OptionSet, Sendable, Hashable {
     /// The raw bits.
-    public let rawValue: Int
+    @_spi(Transport) public let rawValue: Int
 
     /// Creates a set from its raw bits.
     ///
     /// - Parameter rawValue: The raw bits.
-    public init(rawValue: Int) {
+    @_spi(Transport) public init(rawValue: Int) {
         self.rawValue = rawValue
     }
 
     /// Trusting ``ServerTrust/certificateAuthorities`` instead of the system's roots.
-    public static let certificateAuthorities = ServerTrustSupport(rawValue: 1 << 0)
+    @_spi(Transport) public static let certificateAuthorities = ServerTrustSupport(rawValue: 1 << 0)
     /// Refusing a server whose verified chain holds none of ``ServerTrust/pinnedPublicKeys``.
-    public static let publicKeyPins = ServerTrustSupport(rawValue: 1 << 1)
+    @_spi(Transport) public static let publicKeyPins = ServerTrustSupport(rawValue: 1 << 1)
+}
+
+/// A transport that enforces a domain's ``ServerTrust`` on its connections, and says how much of it.
+///
+/// A transport that does not conform is never handed a call whose domain has a ``ServerTrust`` of its own: RetroSwift
+/// refuses such a call before sending anything, so that a transport that never reads ``HttpRequestParams/serverTrust``
+/// is never trusted to.
+public protocol ServerTrustEnforcing: HttpTransport {
+    /// What of a ``ServerTrust`` this transport enforces on its connections (``HttpRequestParams/serverTrust``):
+    /// RetroSwift refuses to hand it a call whose domain asks for more.
+    @_spi(Transport) var serverTrustSupport: ServerTrustSupport { get }
 }

@@ -2,7 +2,7 @@
 /// WebDAV's `PROPFIND` or the `QUERY` method, made with ``init(_:allowsBody:isIdempotent:)``.
 ///
 /// Methods are compared by name, which is case-sensitive (RFC 9110 §9.1): `"get"` is not `GET`.
-public struct HTTPMethod: RawRepresentable, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+public struct HTTPMethod: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
     /// The method's name as sent in the request line.
     public let rawValue: String
     /// Whether a request of this method may carry a body. `GET` and `HEAD` may not: many servers ignore or reject
@@ -30,7 +30,7 @@ public struct HTTPMethod: RawRepresentable, Sendable, Hashable, CaseIterable, Cu
     ///
     /// - Parameter rawValue: The method's name.
     public init?(rawValue: String) {
-        self = Self.allCases.first { $0.rawValue == rawValue } ?? HTTPMethod(rawValue, allowsBody: true)
+        self = Self.standard.first { $0.rawValue == rawValue } ?? HTTPMethod(rawValue, allowsBody: true)
     }
 
     /// `GET`: read a resource.
@@ -49,7 +49,7 @@ public struct HTTPMethod: RawRepresentable, Sendable, Hashable, CaseIterable, Cu
     public static let options = HTTPMethod("OPTIONS", allowsBody: true, isIdempotent: true)
 
     /// The standard methods RetroSwift declares: `GET`, `POST`, `PUT`, `PATCH`, `DELETE`, `HEAD` and `OPTIONS`.
-    public static let allCases: [HTTPMethod] = [.get, .post, .put, .patch, .delete, .head, .options]
+    static let standard: [HTTPMethod] = [.get, .post, .put, .patch, .delete, .head, .options]
 
     /// The method's name.
     public var description: String { rawValue }

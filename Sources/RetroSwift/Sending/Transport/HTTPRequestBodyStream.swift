@@ -14,8 +14,6 @@ import Foundation
 /// chunks must come out the same each time. With a `length` the body goes out with that `Content-Length`, and a stream
 /// that ends early or runs past it fails the call; without one it goes chunked, where the transport can.
 public struct HTTPRequestBodyStream: AsyncSequence, Sendable {
-    public typealias Element = Data
-
     /// The body's size in bytes, or `nil` when it is known only once the stream ends.
     public let length: Int64?
     private let makeChunks: @Sendable () -> AnyChunks

@@ -74,7 +74,7 @@ public struct HttpOperationResult: Sendable {
     }
 
     /// Whether the status is in the 2xx range.
-    public var isSuccess: Bool {
+    var isSuccess: Bool {
         (200..<300).contains(statusCode)
     }
 

@@ -38,10 +38,6 @@ public protocol HttpTransport: Sendable {
     /// - Returns: The status, headers and body, and the URL requested.
     /// - Throws: Only when no response arrived (connection failures, timeouts, cancellation).
     func sendRequest(with params: HttpRequestParams) async throws -> HttpOperationResult
-    /// What of a ``ServerTrust`` this transport enforces on its connections (``HttpRequestParams/serverTrust``).
-    /// RetroSwift refuses to hand it a call whose domain asks for more. None by default, so that a transport that
-    /// never reads ``HttpRequestParams/serverTrust`` is never trusted to.
-    var serverTrustSupport: ServerTrustSupport { get }
 }
 
 extension HttpTransport {
@@ -66,7 +62,4 @@ extension HttpTransport {
     public func setConfiguration(baseURL: URL, sharedHeaders: [String: String]?) {
         TransportTarget.of(self)?.set(HTTPTransportConfiguration(baseURL: baseURL, sharedHeaders: sharedHeaders))
     }
-
-    /// None: a transport enforces a ``ServerTrust`` only once it says so.
-    public var serverTrustSupport: ServerTrustSupport { [] }
 }

@@ -2,7 +2,7 @@ import Foundation
 import RetroSwiftTesting
 import Testing
 
-@testable import RetroSwift
+@_spi(Transport) @testable import RetroSwift
 
 @Suite("Interceptors")
 struct InterceptorTests {
