@@ -2,7 +2,10 @@ import Foundation
 import RetroSwift
 
 /// A lock-guarded value for test doubles that are shared between tasks.
-public final class Protected<Value>: Sendable {
+///
+/// Only `Sendable` values: the lock keeps two tasks from changing the value at once, but ``value`` hands out a copy,
+/// and a value that is not `Sendable` (a class without a lock of its own) would be shared by that copy unguarded.
+public final class Protected<Value: Sendable>: Sendable {
     private let storage: Locked<Value>
 
     /// Wraps `value`.
@@ -23,7 +26,7 @@ public final class Protected<Value>: Sendable {
     /// - Returns: What `body` returns.
     /// - Throws: What `body` throws.
     @discardableResult
-    public func mutate<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    public func mutate<Result: Sendable>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         try storage.withLock(body)
     }
 }

@@ -41,8 +41,8 @@ import Foundation
 ///   decided by it, on Apple platforms; other challenges (server trust for other domains, client certificates) go to
 ///   your session's delegate, so certificate pinning done there keeps working.
 /// - Credentials in the session configuration's `httpAdditionalHeaders` cannot be withheld from another origin
-///   (URLSession adds them to every request): a redirect that leaves the origin then fails with
-///   `RequestError.Kind.redirectRefused`, and a `@Url` call to another origin with `.invalidValue`. Other headers
+///   (URLSession adds them to every request): a redirect or a `@Url` call that leaves the origin then fails with
+///   `RequestError.Kind.redirectRefused`. Other headers
 ///   there (a `User-Agent`) go everywhere. Give credentials to the domain as shared headers instead.
 /// - Nothing is printed or logged. Calls are logged, the same way on every transport, by an interceptor on the
 ///   domain: `LoggingInterceptor`, or `SwiftLogInterceptor` from `RetroSwiftLogging`.
@@ -65,10 +65,21 @@ public final class URLSessionTransport: HttpTransport, ServerTrustEnforcing {
     /// per-host connections of ordinary calls would starve them.
     private let streamSession = LazyDelegateSession(forStreams: true)
 
-    /// Creates a transport on `session`.
+    /// Creates a transport on `session`'s configuration.
+    ///
+    /// Most calls do not run on `session` itself but on two sessions of the transport's own, made on first use from
+    /// a copy of `session.configuration`, so that the app's cookie storage, URL cache and cache policy, proxies, TLS
+    /// settings and `httpAdditionalHeaders` apply: the transport reads every body piece by piece to hold it to the
+    /// call's `ResponseLimits`, which swift-corelibs-foundation allows only a session's own delegate. One of them runs
+    /// ordinary calls, the other streamed responses (with at least 64 connections per host). Only `DownloadedFile`
+    /// calls of domains without a `ServerTrust` run on `session` itself, as download tasks. So `session`'s delegate
+    /// sees neither the data nor the task metrics of RetroSwift's calls, and they do not share its connection pool; it
+    /// still decides their client-certificate challenges, and the server-trust challenges of domains without a
+    /// `ServerTrust` of their own.
     ///
     /// - Parameters:
-    ///   - session: The session whose configuration calls run with (`URLSession.shared` by default).
+    ///   - session: The session whose configuration, and delegate for challenges, calls run with (`URLSession.shared`
+    ///     by default).
     ///   - credential: Answers Basic, Digest, NTLM or Negotiate challenges from the configured host, once; `nil`
     ///     (the default) answers none, so the `401` is returned.
     ///   - temporaryDirectory: Where upload bodies with files and downloaded bodies are written; the system's
@@ -84,7 +95,8 @@ public final class URLSessionTransport: HttpTransport, ServerTrustEnforcing {
         self.maxBufferedStreamBytes = maxBufferedStreamBytes
     }
 
-    /// Creates a transport on a new session with `configuration`.
+    /// Creates a transport on a new session with `configuration`; see ``init(session:credential:temporaryDirectory:maxBufferedStreamBytes:)``
+    /// for what runs where.
     ///
     /// - Parameters:
     ///   - configuration: The configuration of the new session.

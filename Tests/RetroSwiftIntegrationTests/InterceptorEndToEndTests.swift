@@ -103,6 +103,53 @@ struct InterceptorEndToEndTests {
         }
     }
 
+    /// An app's own error, thrown from its interceptor.
+    private struct NotSignedIn: Error, Equatable {
+        let reason: String
+    }
+
+    /// Throws the app's own error for one endpoint, and records what the transport's failures look like to an
+    /// interceptor.
+    private struct Gatekeeper: Interceptor {
+        let seen: Protected<[String]>
+
+        func intercept(_ request: HttpRequestParams, next: InterceptorNext) async throws -> HttpOperationResult {
+            if request.endpoint.name == "create" { throw NotSignedIn(reason: "no session") }
+            do {
+                return try await next(request)
+            } catch let error as TransportError {
+                seen.mutate { $0.append("TransportError \(error.code.map { "\($0.rawValue)" } ?? "-") at \(error.endpoint)") }
+                throw error
+            }
+        }
+    }
+
+    @Test(
+        "an interceptor's own error reaches the caller as it was thrown; a transport's failure is a TransportError to interceptors and caller alike",
+        arguments: TransportKind.allCases)
+    func errorsKeepTheirShape(kind: TransportKind) async throws {
+        let closed = try await TestServer.unusedPort()
+        try await withServer(kind) { transport, _ in
+            // Given
+            let seen = Protected<[String]>([])
+            let api = Api(transport: transport)
+            api.interceptors = [Gatekeeper(seen: seen)]
+            let unreachable = Api(transport: kind.make())
+            unreachable.baseURL = URL(string: "http://127.0.0.1:\(closed)")!
+            unreachable.interceptors = [Gatekeeper(seen: seen)]
+
+            // When
+            let own = await #expect(throws: NotSignedIn.self) { _ = try await api.create() }
+            let failed = await #expect(throws: TransportError.self) { _ = try await unreachable.item(ItemRequest(id: 1)) }
+
+            // Then
+            #expect(own == NotSignedIn(reason: "no session"))
+            #expect(failed?.code == .cannotConnectToHost)
+            #expect(failed?.endpoint.description == "Api.item (GET /items/{id})")
+            #expect(seen.value == ["TransportError -1004 at Api.item (GET /items/{id})"])
+        }
+    }
+
     @Test("a server that fails twice then succeeds takes three attempts", arguments: TransportKind.allCases)
     func failsTwice(kind: TransportKind) async throws {
         let attempts = Attempts()

@@ -5,18 +5,19 @@ import Foundation
 #endif
 
 /// A call whose exchange did not complete: the transport could not connect, timed out, lost the connection, failed
-/// TLS or gave up otherwise — or an interceptor threw an error of its own. It names the endpoint, the method and the
-/// URL, and keeps the error as it was thrown.
-///
-/// Interceptors (``RetryInterceptor`` among them) see the transport's error as it was thrown; the call wraps it on
-/// its way out, so the error that reaches your `catch` says where it happened:
+/// TLS or gave up otherwise. It names the endpoint, the method and the URL, and keeps the transport's error as it was
+/// thrown, so the error that reaches your `catch` says where it happened:
 ///
 /// ```
 /// SchedulesApi.getSchedules (GET /api/v1/schedule) at https://api.example.com/api/v1/schedule?page=1: the request
 /// timed out (URLError -1001)
 /// ```
 ///
-/// Both shipped transports report their failures as `URLError`; ``code`` reads its code. Cancelling the calling task
+/// The transport's error becomes a `TransportError` as it leaves the transport, so interceptors see it as one too
+/// (``RetryInterceptor`` retries by its ``code``). An error an interceptor, a token refresher or a mock throws of its
+/// own is never wrapped: it reaches the caller as it was thrown, so `catch let error as MyError` matches it.
+///
+/// The shipped transports report their failures as `URLError`; ``code`` reads its code. Cancelling the calling task
 /// throws `CancellationError` instead, as Swift code expects of a cancelled task.
 public struct TransportError: Error, Sendable, CustomStringConvertible, LocalizedError {
     /// The endpoint that was called.
@@ -24,7 +25,7 @@ public struct TransportError: Error, Sendable, CustomStringConvertible, Localize
     /// The URL the request went to, with the values of secret query parameters (``QueryRedaction``'s default names)
     /// reading `<redacted>`.
     public let url: String
-    /// The error the transport or an interceptor threw.
+    /// The error the transport threw.
     public let underlyingError: any Error
 
     /// Creates an error; the call pipeline makes these for you.

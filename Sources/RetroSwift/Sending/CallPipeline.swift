@@ -25,22 +25,18 @@ enum CallPipeline {
         // 3. Interceptors in order, then redirects (RedirectFollower), then the domain's cache (CachingExchange), then
         //    the transport, whose every answer ResponseChecks holds to the framing rules and limits before anything
         //    else sees it.
-        // 4. A failure below RetroSwift leaves the call as a TransportError naming the endpoint and the URL; the
-        //    interceptors (retries among them) saw it as it was thrown.
-        //    A streamed body's failures are wrapped the same way as they surface, naming the last hop's URL.
-        do {
-            var result = try await InterceptorChain.send(
-                request, through: settings.interceptors, redirects: redirects, to: domain.transport)
-            // The request and URL are captured only when there is a stream to wrap: a copy of the request is a dozen
-            // retains, and the URL may still be a string to parse.
-            if let stream = result.bodyStream {
-                let source = result.url
-                result.body = .stream(stream.wrappingFailures { [request] in TransportError.wrapping($0, of: request, at: source) })
-            }
-            return result
-        } catch {
-            throw TransportError.wrapping(error, of: request)
+        // 4. A failure of the transport leaves it as a TransportError naming the endpoint and the URL
+        //    (RedirectFollower); an error an interceptor or a token refresher throws reaches the caller as it was
+        //    thrown. A streamed body's failures come from the transport, and are wrapped as they surface, naming the
+        //    last hop's URL.
+        var result = try await InterceptorChain.send(request, through: settings.interceptors, redirects: redirects, to: domain.transport)
+        // The request and URL are captured only when there is a stream to wrap: a copy of the request is a dozen
+        // retains, and the URL may still be a string to parse.
+        if let stream = result.bodyStream {
+            let source = result.url
+            result.body = .stream(stream.wrappingFailures { [request] in TransportError.wrapping($0, of: request, at: source) })
         }
+        return result
     }
 
     /// The base URL and shared headers of `request`: its domain's own, else those its transport's `setConfiguration`

@@ -1,13 +1,14 @@
 import Foundation
 
 /// The base class of an API: subclass it and declare endpoints with `@Get`, `@Post`, `@Put`, `@Patch`,
-/// `@Delete` and `@Head`.
+/// `@Delete`, `@Head` and `@Options`.
 ///
-/// One instance may be used from many tasks at once, and endpoints may be mocked while calls run. To share one
-/// between tasks, declare the subclass `final class SchedulesApi: ApiDomain, @unchecked Sendable`; it is safe as long
-/// as the subclass adds no mutable stored properties of its own (endpoint wrappers keep their state behind a lock).
-/// The only stored state here is `transport` (a Sendable `let`) and `settings` (behind a lock), which each call reads
-/// once when it starts.
+/// Declare a subclass as `nonisolated final class SchedulesApi: ApiDomain`, which compiles in every configuration,
+/// Xcode 26 app targets included (<doc:Concurrency>). One instance may be used from many tasks at once, and endpoints
+/// may be mocked while calls run; for Swift 6 to let one instance cross into other tasks, outside a module whose
+/// default isolation is `MainActor`, add `@unchecked Sendable`: it is safe as long as the subclass adds no mutable
+/// stored properties of its own (endpoint wrappers keep their state behind a lock). The only stored state here is
+/// `transport` (a Sendable `let`) and `settings` (behind a lock), which each call reads once when it starts.
 ///
 /// `Domain` itself is deliberately not `Sendable`: in a module whose default isolation is `MainActor` (Xcode 26 app
 /// targets), Swift 6.2/6.3 can only compile a subclass written `nonisolated final class SchedulesApi: ApiDomain`,

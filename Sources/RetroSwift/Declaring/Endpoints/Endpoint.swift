@@ -1,6 +1,6 @@
 import Foundation
 
-/// The one property wrapper behind `@Get`, `@Post`, `@Put`, `@Patch`, `@Delete` and `@Head`.
+/// The one property wrapper behind `@Get`, `@Post`, `@Put`, `@Patch`, `@Delete`, `@Head` and `@Options`.
 ///
 /// Apply it to a closure property of a ``Domain`` subclass:
 ///
@@ -217,7 +217,7 @@ public struct Endpoint<Method: EndpointMethod, Signature>: Sendable {
     }
 
     /// Endpoints live in ``Domain`` subclasses only; the domain instance is reached through the subscript below.
-    @available(*, unavailable, message: "@Get, @Post, @Put, @Patch, @Delete and @Head can only be used in a Domain subclass")
+    @available(*, unavailable, message: "@Get, @Post, @Put, @Patch, @Delete, @Head and @Options can only be used in a Domain subclass")
     public var wrappedValue: Signature {
         get { fatalError("unavailable") }
         // swiftlint:disable:next unused_setter_value

@@ -2,8 +2,8 @@ import Foundation
 
 /// Retries transient failures with exponential backoff and full jitter, honouring `Retry-After`.
 ///
-/// Retried: connection errors (`URLError` such as `.cannotConnectToHost`, `.networkConnectionLost`,
-/// `.timedOut`) and the statuses in ``retryableStatuses``; only for idempotent methods (``HTTPMethod/isIdempotent``:
+/// Retried: connection errors (a ``TransportError`` whose ``TransportError/code`` is `.cannotConnectToHost`,
+/// `.networkConnectionLost`, `.timedOut` and the like) and the statuses in ``retryableStatuses``; only for idempotent methods (``HTTPMethod/isIdempotent``:
 /// `GET`, `HEAD`, `OPTIONS`, `PUT`, `DELETE`, and methods of your own declared so) unless ``retriesNonIdempotent``
 /// is set. Cancellation ends the wait at once.
 public struct RetryInterceptor: Interceptor {
@@ -107,7 +107,7 @@ public struct RetryInterceptor: Interceptor {
     }
 
     private static func isTransient(_ error: any Error) -> Bool {
-        guard let urlError = error as? URLError else { return false }
+        guard let urlError = (error as? TransportError)?.underlyingError as? URLError ?? error as? URLError else { return false }
         let transient: Set<URLError.Code> = [
             .cannotConnectToHost, .networkConnectionLost, .timedOut, .notConnectedToInternet,
             .cannotFindHost, .dnsLookupFailed, .badServerResponse,

@@ -30,7 +30,14 @@ enum RedirectFollower {
         -> HttpOperationResult
     {
         if let trust = request.serverTrust { try checkEnforceable(trust, of: request, by: transport) }
-        var result = try await transport.sendRequest(with: request)
+        var result: HttpOperationResult
+        do {
+            result = try await transport.sendRequest(with: request)
+        } catch {
+            // What the transport throws leaves it as a TransportError naming the endpoint and this hop's URL, so that
+            // interceptors, and the caller, tell it from an error an interceptor threw.
+            throw TransportError.wrapping(error, of: request)
+        }
         // A relative `Location` resolves against the URL requested, which RetroSwift knows when the transport does
         // not say.
         if !result.reportsURL, request.target != nil || request.absoluteURL != nil { result.setURL(string: request.urlString) }

@@ -145,7 +145,7 @@ struct BearerAuthTests {
         #expect(refreshes.value == 1)
     }
 
-    @Test("a failed refresh fails every waiting call")
+    @Test("a failed refresh fails every waiting call with the refresher's own error, as it threw it")
     func failedRefresh() async throws {
         // Given
         struct RefreshFailed: Error {}
@@ -163,7 +163,7 @@ struct BearerAuthTests {
                     do {
                         _ = try await api.item(ItemRequest(id: id))
                         return false
-                    } catch { return (error as? TransportError)?.underlyingError is RefreshFailed }
+                    } catch { return error is RefreshFailed }
                 }
             }
             return await group.reduce(into: 0) { $0 += $1 ? 1 : 0 }
