@@ -128,6 +128,7 @@ build() {
             -Xswiftc -emit-symbol-graph \
             -Xswiftc -emit-symbol-graph-dir -Xswiftc "$GRAPHS" \
             -Xswiftc -symbol-graph-minimum-access-level -Xswiftc public \
+            -Xswiftc -include-spi-symbols \
             -Xswiftc -emit-extension-block-symbols \
             -Xswiftc -symbol-graph-skip-synthesized-members \
             >>"$log" 2>&1; then

@@ -44,7 +44,7 @@ final class DelegateSession: Sendable {
     }
 
     /// Sends `request` with `upload` as its body and puts a 2xx response body where `destination` says: in memory, in a
-    /// new file in `temporaryDirectory`, or in ``HttpOperationResult/bodyStream``, returning at the head. Reports the
+    /// new file in `temporaryDirectory`, or in ``HttpOperationResult/Body/stream(_:)``, returning at the head. Reports the
     /// transfer's progress to `progress`, if given.
     func send(
         _ request: URLRequest, params: HttpRequestParams, upload: UploadSource, decisions: SessionTaskDelegate,

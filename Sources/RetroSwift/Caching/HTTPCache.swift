@@ -30,7 +30,7 @@ import Foundation
 /// back through retries and logging like any other.
 ///
 /// The responses are held in memory for the life of the process, or on disk across launches
-/// (``init(directory:maxBytes:servesStaleWhileRevalidating:usesHeuristicFreshness:now:)``), up to ``maxBytes``
+/// (``init(directory:maxBytes:servesStaleWhileRevalidating:usesHeuristicFreshness:now:)``), up to `maxBytes`
 /// (fields and bodies counted), the least recently used leaving first. One cache may serve any number of domains
 /// and calls at once.
 public final class HTTPCache: Sendable {
@@ -57,8 +57,8 @@ public final class HTTPCache: Sendable {
     ///   - maxBytes: The most bytes the stored responses may take; 10 MiB by default. A response larger than this is
     ///     not stored.
     ///   - servesStaleWhileRevalidating: Whether `stale-while-revalidate` is honoured; see
-    ///     ``servesStaleWhileRevalidating``.
-    ///   - usesHeuristicFreshness: Whether heuristic freshness is used; see ``usesHeuristicFreshness``.
+    ///     `servesStaleWhileRevalidating`.
+    ///   - usesHeuristicFreshness: Whether heuristic freshness is used; see this type's overview.
     ///   - now: The clock against which ages and freshness are measured; tests pass one they move themselves.
     public convenience init(
         maxBytes: Int = 10 * 1024 * 1024, servesStaleWhileRevalidating: Bool = false, usesHeuristicFreshness: Bool = false,
@@ -82,8 +82,8 @@ public final class HTTPCache: Sendable {
     ///   - maxBytes: The most bytes the stored responses may take on disk; 50 MiB by default. When a smaller limit
     ///     meets a directory that holds more, the least recently stored entries are deleted.
     ///   - servesStaleWhileRevalidating: Whether `stale-while-revalidate` is honoured; see
-    ///     ``servesStaleWhileRevalidating``.
-    ///   - usesHeuristicFreshness: Whether heuristic freshness is used; see ``usesHeuristicFreshness``.
+    ///     `servesStaleWhileRevalidating`.
+    ///   - usesHeuristicFreshness: Whether heuristic freshness is used; see this type's overview.
     ///   - now: The clock against which ages and freshness are measured.
     /// - Throws: The file system's error when the directory cannot be created.
     public convenience init(

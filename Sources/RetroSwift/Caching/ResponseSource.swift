@@ -10,6 +10,6 @@ public enum ResponseSource: Sendable, Hashable {
     /// the stored body came back with the headers the `304` brought.
     case revalidatedCache
     /// A stale stored response answered the call within its `stale-while-revalidate` window, while the cache
-    /// revalidates it in the background (only with ``HTTPCache/servesStaleWhileRevalidating``).
+    /// revalidates it in the background (only with `servesStaleWhileRevalidating: true`).
     case staleCache
 }

@@ -25,7 +25,7 @@ public struct RequestError: Error, Sendable, CustomStringConvertible, LocalizedE
         /// hold in memory, or one that decompresses too far. Reading stopped there.
         case responseTooLarge
         /// The domain's ``ServerTrust`` asks for what the transport cannot enforce (see
-        /// ``HttpTransport/serverTrustSupport``), or pins public keys for a URL that is not `https`. Nothing was sent.
+        /// ``ServerTrustEnforcing/serverTrustSupport``), or pins public keys for a URL that is not `https`. Nothing was sent.
         case serverTrustUnsupported
     }
 

@@ -17,7 +17,7 @@ public struct DownloadedFile: Sendable, Hashable, HTTPResponseDecodable, Unbuffe
         self.mimeType = mimeType
     }
 
-    /// Reads ``HttpOperationResult/downloadedFileURL``; a transport that kept the body in memory gets it written out.
+    /// Reads ``HttpOperationResult/Body/file(_:)``; a transport that kept the body in memory gets it written out.
     public static func decode(from response: HttpOperationResult, context: ResponseDecodingContext) throws -> DownloadedFile {
         if let url = response.downloadedFileURL {
             return DownloadedFile(url: url, mimeType: response.mediaType)

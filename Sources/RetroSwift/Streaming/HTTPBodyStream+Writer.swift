@@ -50,7 +50,7 @@ extension HTTPBodyStream {
     ///     `URLError(.dataLengthExceedsMaximum)` (after the chunks held) and `onCancel` runs; `nil` for no limit.
     ///   - onCancel: Called once when the reader goes away before the body ended, or the body overflowed: close the
     ///     connection.
-    /// - Returns: The stream to return in ``HttpOperationResult/bodyStream``, and its writer.
+    /// - Returns: The stream to return in ``HttpOperationResult/Body/stream(_:)``, and its writer.
     @_spi(Transport) public static func makeStream(
         bufferCapacity: Int = 1 << 20, overflowLimit: Int? = nil, onCancel: @escaping @Sendable () -> Void = {}
     ) -> (stream: HTTPBodyStream, writer: Writer) {

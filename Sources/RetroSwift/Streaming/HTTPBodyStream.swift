@@ -1,7 +1,7 @@
 import Foundation
 
 /// A response body delivered while it arrives, as chunks of bytes: declare it as an endpoint's response type to read
-/// the raw body as it streams, or read it from ``HttpOperationResult/bodyStream`` in an interceptor.
+/// the raw body as it streams, or read it from ``HttpOperationResult/Body/stream(_:)`` in an interceptor.
 ///
 /// ```swift
 /// @Get("/download/{id}")

@@ -12,7 +12,7 @@
 ///
 /// A call to another origin leaves out the domain's and the transport's shared headers, and the credential headers
 /// that interceptors add (`Authorization`, `Cookie`, `Proxy-Authorization` and the redirect policy's
-/// ``RedirectPolicy/credentialHeaders``), unless the policy is made with `sharingCredentials: true` — and even then
+/// `credentialHeaders:` of ``RedirectPolicy/follow(maximumRedirects:allowingInsecureDowngrade:credentialHeaders:)``), unless the policy is made with `sharingCredentials: true` — and even then
 /// when the URL is plain `http` and the base URL is not. Headers the request struct itself declares are sent as
 /// declared.
 public struct OtherHostPolicy: Sendable, Hashable {

@@ -33,7 +33,7 @@ public struct RawBody<Value: RawBodyConvertible>: Sendable {
     ///
     /// - Parameters:
     ///   - wrappedValue: The body.
-    ///   - contentType: Its media type, unless the value sets its own (``RawBodyContent/contentType``).
+    ///   - contentType: Its media type, unless the value sets its own (a ``RawBodyContent`` made with a `contentType:`).
     public init(wrappedValue: Value, contentType: String) {
         self.wrappedValue = wrappedValue
         self.contentType = contentType

@@ -13,7 +13,7 @@ public struct BearerAuthInterceptor: Interceptor {
     }
 
     /// Authorizes the request; on `401` refreshes (single flight) and sends it once more. A call that a `@Url` field
-    /// leads to another origin without credentials (``HttpRequestParams/withholdsSharedHeaders``) passes through
+    /// leads to another origin without credentials (``HttpRequestParams/withholdsCredentials``) passes through
     /// untouched: the token would be dropped before sending, and that origin's `401` says nothing about it.
     public func intercept(_ request: HttpRequestParams, next: InterceptorNext) async throws -> HttpOperationResult {
         if request.withholdsSharedHeaders { return try await next(request) }

@@ -3,8 +3,8 @@ import Foundation
 /// Retries transient failures with exponential backoff and full jitter, honouring `Retry-After`.
 ///
 /// Retried: connection errors (a ``TransportError`` whose ``TransportError/code`` is `.cannotConnectToHost`,
-/// `.networkConnectionLost`, `.timedOut` and the like) and the statuses in ``retryableStatuses``; only for idempotent methods (``HTTPMethod/isIdempotent``:
-/// `GET`, `HEAD`, `OPTIONS`, `PUT`, `DELETE`, and methods of your own declared so) unless ``retriesNonIdempotent``
+/// `.networkConnectionLost`, `.timedOut` and the like) and the statuses in `retryableStatuses:`; only for idempotent methods (``HTTPMethod/isIdempotent``:
+/// `GET`, `HEAD`, `OPTIONS`, `PUT`, `DELETE`, and methods of your own declared so) unless `retriesNonIdempotent:`
 /// is set. Cancellation ends the wait at once.
 public struct RetryInterceptor: Interceptor {
     /// Waits the given number of seconds; replaceable in tests.

@@ -9,7 +9,7 @@
 /// - Items go after the request's own, in name order; a name the request already sends (a `@Query` field, the
 ///   path template's query, a `@Url` link's query) is left as the request has it.
 /// - A call that a `@Url` field leads to another origin without shared credentials
-///   (``HttpRequestParams/withholdsSharedHeaders``) gets none of them, as it gets no shared headers: an API key
+///   (``HttpRequestParams/withholdsCredentials``) gets none of them, as it gets no shared headers: an API key
 ///   never follows a link to a CDN.
 /// - Logs redact the values of `api_key`, `token` and the other names in ``QueryRedaction/defaultNames``; place this
 ///   interceptor after ``LoggingInterceptor`` to keep the items out of the log altogether.

@@ -9,11 +9,11 @@ import Foundation
 ///   with the same body, multipart bodies streamed from files included. Other `3xx` statuses are returned as they
 ///   are.
 /// - When a redirect leaves the origin of the original request (a different scheme, host or port),
-///   `Authorization`, `Cookie`, `Proxy-Authorization` and the names in ``credentialHeaders`` are no longer sent,
+///   `Authorization`, `Cookie`, `Proxy-Authorization` and the names in `credentialHeaders:` are no longer sent,
 ///   neither the request's own nor the transport's shared ones, for the rest of the call.
-/// - A redirect from `https` to `http` is refused unless ``allowsInsecureDowngrade`` is set, and one to any
+/// - A redirect from `https` to `http` is refused unless the policy allows it (`allowingInsecureDowngrade: true`), and one to any
 ///   other scheme always is; both throw ``RequestError`` of kind ``RequestError/Kind/redirectRefused``.
-/// - More than ``maximumRedirects`` redirects in one call throw the same error, so a loop always ends.
+/// - More than `maximumRedirects` redirects in one call throw the same error, so a loop always ends.
 /// - Each request of the chain gets the endpoint's timeout afresh, as a browser's would.
 ///
 /// Set it for a whole API with ``Domain/redirectPolicy`` or for one endpoint with the `redirects:` argument of
@@ -71,7 +71,7 @@ public struct RedirectPolicy: Sendable, Hashable {
     /// Whether `name` is withheld from other origins, compared case-insensitively.
     ///
     /// - Parameter name: A header name.
-    /// - Returns: `true` for the standard credential headers and for ``credentialHeaders``.
+    /// - Returns: `true` for the standard credential headers and for `credentialHeaders:`.
     func isCredential(_ name: String) -> Bool {
         let lowered = HeaderName.key(name)
         return Self.standardCredentialHeaders.contains(lowered) || credentialHeaders.contains(lowered)

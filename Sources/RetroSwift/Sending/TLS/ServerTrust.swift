@@ -18,7 +18,7 @@ import Foundation
 /// The chain is always verified first (by the authorities, the validity dates and the host name); pins only narrow
 /// it further. A transport that cannot enforce what the trust asks for refuses the call with ``RequestError`` of kind
 /// ``RequestError/Kind/serverTrustUnsupported`` before anything is sent, rather than send it with less protection
-/// than you asked for (see ``HttpTransport/serverTrustSupport`` and <doc:ServerTrustAndPinning>).
+/// than you asked for (see ``ServerTrustEnforcing/serverTrustSupport`` and <doc:ServerTrustAndPinning>).
 public struct ServerTrust: Sendable, Hashable {
     /// The certificates (DER) of the authorities trusted instead of the system's; empty trusts the system's.
     @_spi(Transport) public let certificateAuthorities: [Data]

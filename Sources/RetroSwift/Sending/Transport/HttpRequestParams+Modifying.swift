@@ -35,7 +35,7 @@ extension HttpRequestParams {
     /// - Parameters:
     ///   - name: The parameter name, compared exactly (query names are case-sensitive).
     ///   - value: The value, unencoded; any string can be sent.
-    /// - Returns: The modified request; ``encodedQuery``, ``queryItems`` and ``absoluteURL`` stay in step.
+    /// - Returns: The modified request; its ``url`` and ``encodedPathAndQuery`` carry the new query.
     /// - Throws: ``RequestError`` of kind ``RequestError/Kind/invalidValue`` when `name` is empty.
     public func settingQueryItem(_ name: String, to value: String) throws -> HttpRequestParams {
         try removingQueryItem(name).addingQueryItem(name, value: value)
@@ -78,7 +78,7 @@ extension HttpRequestParams {
         return copy
     }
 
-    /// Sets ``encodedQuery``, and the query of ``absoluteURL`` when the request has one.
+    /// Sets `encodedQuery`, and the query of `absoluteURL` when the request has one.
     private mutating func replaceQuery(with query: String?) {
         encodedQuery = query
         guard let absolute = absoluteURL?.absoluteString else { return }

@@ -52,7 +52,7 @@ public struct HttpRequestParams: Sendable {
     /// The domain's ``Domain/serverTrust`` when it is not ``ServerTrust/system``, else `nil`: a transport verifies the
     /// server's chain against its ``ServerTrust/certificateAuthorities`` instead of the system's, and refuses a
     /// chain that fails ``ServerTrust/acceptsPins(of:)``. RetroSwift hands a transport only what its
-    /// ``HttpTransport/serverTrustSupport`` says it enforces.
+    /// ``ServerTrustEnforcing/serverTrustSupport`` says it enforces.
     @_spi(Transport) public internal(set) var serverTrust: ServerTrust?
     /// Whether RetroSwift's ``HTTPCache`` handles this call's caching: its domain has a ``Domain/httpCache``. A transport
     /// with a cache of its own (URLSession's `URLCache`) leaves such a call out of it, neither answering from it nor
@@ -150,7 +150,7 @@ public struct HttpRequestParams: Sendable {
         return encodedPath + "?" + encodedQuery
     }
 
-    /// `sharedHeaders` (less ``withheldSharedHeaders``, or none at all when ``withholdsSharedHeaders``), overridden
+    /// `sharedHeaders` (less `withheldSharedHeaders`, or none at all when `withholdsSharedHeaders`), overridden
     /// by the request's own headers (names compare case-insensitively), then `Content-Type` from the body unless the
     /// request sets one.
     func headerFields(sharedHeaders: [String: String]?) -> [HTTPHeader] {

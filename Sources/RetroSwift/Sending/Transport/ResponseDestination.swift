@@ -6,7 +6,7 @@
     /// ``HttpOperationResult/Body/file(_:)``; error bodies stay in memory.
     case file
     /// Return as soon as the head of a 2xx response arrives, with the body to be read from
-    /// ``HttpOperationResult/bodyStream`` while it arrives; error bodies stay in memory. A transport that cannot
+    /// ``HttpOperationResult/Body/stream(_:)`` while it arrives; error bodies stay in memory. A transport that cannot
     /// stream may keep the body in memory instead: the streamed response types read it from there.
     case stream
 }
