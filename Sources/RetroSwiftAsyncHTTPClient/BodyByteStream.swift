@@ -1,5 +1,7 @@
 #if AsyncHTTPClient
     import Foundation
+    import AsyncHTTPClient
+    import NIOConcurrencyHelpers
     import NIOCore
     @_spi(Transport) import RetroSwift
 
@@ -9,16 +11,14 @@
         typealias Element = ByteBuffer
 
         let body: HTTPRequestBody
-        /// The body's length, when known, for progress.
+        /// The body's length, when known: sent as `Content-Length`, else the body goes chunked.
         let length: Int64?
-        /// Told of each chunk as the connection takes it, when someone observes the upload.
-        let progress: TransferProgressReporter?
 
         /// How much of a file one chunk reads.
         static let fileChunkSize = 256 * 1024
 
         func makeAsyncIterator() -> Iterator {
-            Iterator(source: Source(body), length: length, progress: progress)
+            Iterator(source: Source(body))
         }
 
         /// Where the next chunk comes from.
@@ -56,19 +56,75 @@
             }
         }
 
+        /// Hands a request body that is not in memory to async-http-client, one chunk ahead of the connection: each write
+        /// is waited for (the connection's backpressure) while the next chunk is read, except the last, so the call's end
+        /// never waits on the connection taking it.
+        ///
+        /// A server may answer with a status of 300 or more before it has read the whole body: async-http-client then
+        /// pauses the body for good and ends the call only once the writer finishes. `answered` is the call's word that the
+        /// whole answer arrived, upon which the writer finishes without sending the rest.
+        func upload(on eventLoop: any EventLoop, answered: UploadGate) -> HTTPClient.Body {
+            .stream(contentLength: length) { writer in
+                let finished = eventLoop.makePromise(of: Void.self)
+                finished.completeWithTask {
+                    var chunks = makeAsyncIterator()
+                    var next = try await chunks.next()
+                    while let chunk = next {
+                        let written = writer.write(.byteBuffer(chunk))
+                        next = try await chunks.next()
+                        guard next != nil, try await answered.waitUntilTaken(written) else { return }
+                    }
+                }
+                return finished.futureResult
+            }
+        }
+
         struct Iterator: AsyncIteratorProtocol {
             var source: Source
-            let length: Int64?
-            let progress: TransferProgressReporter?
-            var sent: Int64 = 0
 
             mutating func next() async throws -> ByteBuffer? {
-                // Asked for the next chunk: the connection has taken the ones before.
-                progress?.reportUpload(completed: sent, expected: length)
-                guard let chunk = try await source.next() else { return nil }
-                sent += Int64(chunk.count)
-                return ByteBuffer(bytes: chunk)
+                try await source.next().map { ByteBuffer(bytes: $0) }
             }
+        }
+    }
+
+    /// Tells a request body's writer that the server has answered in full, so the rest of the body is not waited for.
+    final class UploadGate: Sendable {
+        private struct State {
+            var answered = false
+            var waiter: CheckedContinuation<Bool, any Error>?
+        }
+
+        private let state = NIOLockedValueBox(State())
+
+        /// Waits until `write` is taken by the connection (true) or the server has answered (false), whichever comes
+        /// first; throws when the write fails.
+        func waitUntilTaken(_ write: EventLoopFuture<Void>) async throws -> Bool {
+            try await withCheckedThrowingContinuation { continuation in
+                let answered = state.withLockedValue { state in
+                    if !state.answered { state.waiter = continuation }
+                    return state.answered
+                }
+                guard !answered else { return continuation.resume(returning: false) }
+                write.whenComplete { result in
+                    // Whoever takes the waiter resumes it: the write here, or `answer()`.
+                    let waiter = self.state.withLockedValue { state in
+                        defer { state.waiter = nil }
+                        return state.waiter
+                    }
+                    waiter?.resume(with: result.map { true })
+                }
+            }
+        }
+
+        /// The server's answer arrived whole.
+        func answer() {
+            let waiter = state.withLockedValue { state in
+                state.answered = true
+                defer { state.waiter = nil }
+                return state.waiter
+            }
+            waiter?.resume(returning: false)
         }
     }
 #endif

@@ -69,7 +69,9 @@
                 }
                 return response
             } catch {
-                record(dimensions + [("error.type", String(describing: type(of: error)))], since: start, failed: true, factory)
+                // A transport's failure is named by the transport's own error (`URLError`), not RetroSwift's wrapper.
+                let cause = (error as? TransportError)?.underlyingError ?? error
+                record(dimensions + [("error.type", String(describing: type(of: cause)))], since: start, failed: true, factory)
                 throw error
             }
         }

@@ -74,7 +74,8 @@
                 }
                 return response
             } catch {
-                span.attributes["error.type"] = String(describing: type(of: error))
+                // A transport's failure is named by the transport's own error (`URLError`), not RetroSwift's wrapper.
+                span.attributes["error.type"] = String(describing: type(of: (error as? TransportError)?.underlyingError ?? error))
                 span.recordError(error)
                 span.setStatus(SpanStatus(code: .error))
                 throw error

@@ -161,11 +161,11 @@ struct FaultTests {
 
     #if AsyncHTTPClient
         @Test(
-            "on a client of the user's own, AsyncHTTPClientTransport bounds each silence of the body as on its default one"
+            "on a client made with async-http-client's defaults, AsyncHTTPClientTransport bounds each silence of the body by its own timers"
         )
         func ownClientTimeouts() async throws {
-            // Given: the default client's siblings bound a body's silence with their idle read timeout; a client of the
-            // user's own has a read timeout the transport cannot know, so a watchdog task does it there
+            // Given: a client with no read timeout of its own, so only the transport's timers on the event loop can end
+            // a stalled body
             let client = HTTPClient(
                 eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: .init(redirectConfiguration: .disallow))
             let server = try await TestServer.start { request in

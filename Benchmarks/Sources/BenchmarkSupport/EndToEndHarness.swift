@@ -121,7 +121,8 @@ public final class E2EHarness: Sendable {
         let urlSessionTransport = URLSessionTransport(configuration: .ephemeral)
         urlSessionTransport.setConfiguration(baseURL: baseURL, sharedHeaders: nil)
         urlSessionApi = E2EApi(transport: urlSessionTransport)
-        let asyncHTTPClientTransport = AsyncHTTPClientTransport()
+        // The client the raw baseline uses, as an app would hand its own client to the transport.
+        let asyncHTTPClientTransport = AsyncHTTPClientTransport(client: .shared)
         asyncHTTPClientTransport.setConfiguration(baseURL: baseURL, sharedHeaders: nil)
         asyncHTTPClientApi = E2EApi(transport: asyncHTTPClientTransport)
         let transports: [any HttpTransport] = [urlSessionTransport, asyncHTTPClientTransport]

@@ -1,4 +1,5 @@
 import ArgumentParser
+import AsyncHTTPClient
 import Foundation
 import RetroSwift
 import RetroSwiftAsyncHTTPClient
@@ -25,7 +26,8 @@ enum TransportChoice: String, ExpressibleByArgument, CaseIterable {
     case urlsession, asynchttpclient
 
     func make(port: Int) -> any HttpTransport {
-        let transport: any HttpTransport = self == .urlsession ? URLSessionTransport() : AsyncHTTPClientTransport(defaultTimeout: 600)
+        let transport: any HttpTransport =
+            self == .urlsession ? URLSessionTransport() : AsyncHTTPClientTransport(client: .shared, defaultTimeout: 600)
         transport.setConfiguration(baseURL: URL(string: "http://127.0.0.1:\(port)")!, sharedHeaders: nil)
         return transport
     }

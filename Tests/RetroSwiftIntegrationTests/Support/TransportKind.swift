@@ -3,6 +3,7 @@ import RetroSwift
 import RetroSwiftURLSession
 
 #if AsyncHTTPClient
+    import AsyncHTTPClient
     import RetroSwiftAsyncHTTPClient
 #endif
 #if canImport(FoundationNetworking)
@@ -42,8 +43,29 @@ enum TransportKind: String, CaseIterable, CustomStringConvertible, Sendable {
             return URLSessionTransport(configuration: .ephemeral, temporaryDirectory: temporaryDirectory)
         #if AsyncHTTPClient
             case .asyncHTTPClient:
-                return AsyncHTTPClientTransport(temporaryDirectory: temporaryDirectory)
+                return AsyncHTTPClientTransport(
+                    client: Self.client, streamingClient: Self.streamingClient, temporaryDirectory: temporaryDirectory)
         #endif
         }
     }
+
+    #if AsyncHTTPClient
+        /// The client an app would own, for the whole test process: configured as async-http-client's documentation
+        /// asks of a client given to RetroSwift (redirects returned, not followed), and failing at once on a connection
+        /// that cannot be made, as URLSession does, so the suite's refused connections end without retries.
+        static let client = makeClient(connectionsPerHost: nil)
+        /// Streams' own client: an open stream holds its connection, and ten of them must leave ordinary calls room.
+        static let streamingClient = makeClient(connectionsPerHost: 64)
+
+        private static func makeClient(connectionsPerHost: Int?) -> HTTPClient {
+            var configuration = HTTPClient.Configuration.singletonConfiguration
+            configuration.redirectConfiguration = .disallow
+            configuration.connectionPool.retryConnectionEstablishment = false
+            // The domain's timeouts and ResponseLimits decide, not the client's own (90 s, 25-fold) lower ones.
+            configuration.timeout.read = nil
+            configuration.decompression = .enabled(limit: .ratio(1_000))
+            if let connectionsPerHost { configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = connectionsPerHost }
+            return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+        }
+    #endif
 }
