@@ -173,9 +173,12 @@
     }
 
     extension TransportConformance {
-        /// Responses RFC 9112 gives no safe reading of: a status line that is not HTTP/1.1's, framing two ways at
-        /// once, chunk sizes that are not hexadecimal numbers, a protocol switch nobody asked for. The call fails,
-        /// with a `RequestError` of kind `.malformedResponse`, and nothing of the response is answered.
+        /// Responses RFC 9112 gives no safe reading of: a status line that is not HTTP/1.1's, framing two ways at once
+        /// (§6.3: "ought to be handled as an error"), a transfer coding that cannot be decoded, chunk sizes that are not
+        /// hexadecimal numbers, a field name with whitespace before its colon. Two more are lapses §2.2 lets a
+        /// recipient forgive, but the shipped transports do not both forgive them (LF alone ending the head's
+        /// lines, a status line without the space before its reason phrase), so the safe reading stands. The call
+        /// fails with a `RequestError` of kind `.malformedResponse`, and nothing of the response is answered.
         private static let refusedResponses: [(id: String, name: String, response: RawResponse)] = [
             ("not-http", "an answer that is not HTTP at all", RawResponse(pieces: [Data("FOOBAR\r\n\r\n".utf8)], ending: .close)),
             (

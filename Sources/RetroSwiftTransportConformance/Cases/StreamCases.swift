@@ -5,10 +5,10 @@
     extension TransportConformance {
         /// A stream whose connection fails keeps what arrived before it: after the head, two complete records come 50 ms
         /// apart (the first of them in two chunks), and 200 ms later the server cuts the connection inside a third
-        /// chunk. Every kind of streamed response reads
-        /// both records, then throws `URLError.networkConnectionLost` — whether the reader is there as they come,
-        /// starts only after the cut, or starts after every thread of the cooperative pool was busy while they came
-        /// (a transport that moves the body in a task of that pool must not lose what it had read by then).
+        /// chunk. Every kind of streamed response reads both records, then throws `URLError.networkConnectionLost` —
+        /// whether the reader is there as they come, starts only after the cut, or starts after every thread of the
+        /// cooperative pool was busy while they came (a transport that moves the body in a task of that pool must not
+        /// lose what it had read by then).
         static let streamCases: [TransportConformanceCase] = StreamReading.allCases.flatMap { reading in
             StreamKind.allCases.map { cutStreamCase($0, reading) }
         }
@@ -26,13 +26,13 @@
                 }
             }
 
-            /// The endpoint's path and the type the reader reads the body as.
-            var target: (path: String, type: String) {
+            /// The type the reader reads the body as.
+            var type: String {
                 switch self {
-                case .bytes: ("/stream", "HTTPBodyStream")
-                case .serverSentEvents: ("/events", "ServerSentEvents")
-                case .jsonLines: ("/lines", "JSONLines")
-                case .textLines: ("/text", "TextLines")
+                case .bytes: "HTTPBodyStream"
+                case .serverSentEvents: "ServerSentEvents"
+                case .jsonLines: "JSONLines"
+                case .textLines: "TextLines"
                 }
             }
 
@@ -140,7 +140,7 @@
         private static func cutStreamCase(_ kind: StreamKind, _ reading: StreamReading) -> TransportConformanceCase {
             TransportConformanceCase(
                 "streams/\(reading.id)-\(kind.id)",
-                "\(kind.target.type): two records, then a connection cut mid-chunk; \(reading.name), both arrive, then "
+                "\(kind.type): two records, then a connection cut mid-chunk; \(reading.name), both arrive, then "
                     + "URLError.networkConnectionLost"
             ) { context in
                 let (records, partial) = kind.wire
