@@ -195,15 +195,13 @@
         }
     }
 
-    /// How many times longer a bound on work (not on waiting) is in a process built with the thread or address
-    /// sanitizer, which slows such work several times over: 2.5, or 1 without a sanitizer. Bounds on waiting —
-    /// cancellations, timeouts — stay as they are. (Inflating a gzip bomb's first 64 MiB takes async-http-client about
-    /// a second in a debug build and 3.6 to 5.4 s under the thread sanitizer on two loaded cores.)
+    /// How many times longer a bound on work (not on waiting) is in a process built with the thread sanitizer, which
+    /// slows such work several times over: 2.5, or 1 without it. Bounds on waiting — cancellations, timeouts — stay as
+    /// they are. (Inflating a gzip bomb's first 64 MiB takes async-http-client about a second in a debug build and 3.6
+    /// to 5.4 s under the thread sanitizer on two loaded cores; the address sanitizer slows it far less.)
     let sanitizerSlowdown: Double = {
-        // The sanitizers' runtimes, found among the symbols the process has loaded.
-        let process = dlopen(nil, RTLD_NOW)
-        let runtimes: [String] = ["__tsan_init", "__asan_init"]
-        return runtimes.contains { dlsym(process, $0) != nil } ? 2.5 : 1
+        // The thread sanitizer's runtime, found among the symbols the process has loaded.
+        dlsym(dlopen(nil, RTLD_NOW), "__tsan_init") != nil ? 2.5 : 1
     }()
 
     /// Values the server's threads and the case's tasks add to, in order: progress reports, moments.

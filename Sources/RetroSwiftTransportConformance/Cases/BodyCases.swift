@@ -150,10 +150,10 @@
             },
             TransportConformanceCase(
                 "body/gzip-bomb-default-limits",
-                "a gzip body inflating to 1 GiB, asked for in memory, is refused as too large within 3 s (7.5 under a sanitizer)"
+                "a gzip body inflating to 1 GiB, asked for in memory, is refused as too large within 3 s (7.5 under the thread sanitizer)"
             ) { context in
                 // 6.8 MB on the wire; the default limits stop it at 64 MiB in memory, long before the gigabyte. Inflating
-                // those 64 MiB is work, which a sanitizer slows (see sanitizerSlowdown).
+                // those 64 MiB is work, which the thread sanitizer slows (see sanitizerSlowdown).
                 let bomb = CompressedBody.gzipOfZeros(1 << 30)
                 try await context.withRawServer({ _ in
                     .head(["HTTP/1.1 200 OK", "Content-Encoding: gzip", "Content-Length: \(bomb.count)"], body: bomb)

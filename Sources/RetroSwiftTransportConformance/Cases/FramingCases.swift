@@ -178,43 +178,54 @@
         /// hexadecimal numbers, a field name with whitespace before its colon. Two more are lapses §2.2 lets a
         /// recipient forgive, but the shipped transports do not both forgive them (LF alone ending the head's
         /// lines, a status line without the space before its reason phrase), so the safe reading stands. The call
-        /// fails with a `RequestError` of kind `.malformedResponse`, and nothing of the response is answered.
-        private static let refusedResponses: [(id: String, name: String, response: RawResponse)] = [
-            ("not-http", "an answer that is not HTTP at all", RawResponse(pieces: [Data("FOOBAR\r\n\r\n".utf8)], ending: .close)),
+        /// fails with a `RequestError` of kind `.malformedResponse`, and nothing of the response is answered. Each
+        /// response is made when its case runs: bytes the cases held for the life of the process would be reported as
+        /// leaked by the address sanitizer, which cannot follow Swift's packed references to them.
+        private static let refusedResponses: [(id: String, name: String, response: @Sendable () -> RawResponse)] = [
+            ("not-http", "an answer that is not HTTP at all", { RawResponse(pieces: [Data("FOOBAR\r\n\r\n".utf8)], ending: .close) }),
             (
                 "lowercase-version", "a status line whose version is written in lowercase (http/1.1)",
-                .head(["http/1.1 200 OK", "Content-Length: 8"], body: itemJSON, ending: .close)
+                { .head(["http/1.1 200 OK", "Content-Length: 8"], body: itemJSON, ending: .close) }
             ),
             (
                 "chunked-with-content-length", "Transfer-Encoding: chunked together with a Content-Length that disagrees",
-                .head(
-                    ["HTTP/1.1 200 OK", "Transfer-Encoding: chunked", "Content-Length: 3"], body: Data("8\r\n{\"id\":1}\r\n0\r\n\r\n".utf8),
-                    ending: .close)
+                {
+                    .head(
+                        ["HTTP/1.1 200 OK", "Transfer-Encoding: chunked", "Content-Length: 3"],
+                        body: Data("8\r\n{\"id\":1}\r\n0\r\n\r\n".utf8),
+                        ending: .close)
+                }
             ),
             (
                 "unknown-transfer-coding", "a transfer coding the client does not know (Transfer-Encoding: foo)",
-                .head(["HTTP/1.1 200 OK", "Transfer-Encoding: foo"], body: itemJSON, ending: .close)
+                { .head(["HTTP/1.1 200 OK", "Transfer-Encoding: foo"], body: itemJSON, ending: .close) }
             ),
-            ("chunk-size-hex-prefix", "a chunk size written with 0x", chunkedResponse("0x8\r\n{\"id\":1}\r\n0\r\n\r\n")),
-            ("chunk-size-negative", "a negative chunk size", chunkedResponse("-8\r\n{\"id\":1}\r\n0\r\n\r\n")),
-            ("chunk-size-with-space", "a chunk size with a space between its digits", chunkedResponse("0 8\r\n{\"id\":1}\r\n0\r\n\r\n")),
+            ("chunk-size-hex-prefix", "a chunk size written with 0x", { chunkedResponse("0x8\r\n{\"id\":1}\r\n0\r\n\r\n") }),
+            ("chunk-size-negative", "a negative chunk size", { chunkedResponse("-8\r\n{\"id\":1}\r\n0\r\n\r\n") }),
+            (
+                "chunk-size-with-space", "a chunk size with a space between its digits",
+                { chunkedResponse("0 8\r\n{\"id\":1}\r\n0\r\n\r\n") }
+            ),
             (
                 "chunk-size-enormous", "a chunk size past any integer",
-                chunkedResponse("FFFFFFFFFFFFFFFFFFFFFFFF\r\n{\"id\":1}\r\n0\r\n\r\n")
+                { chunkedResponse("FFFFFFFFFFFFFFFFFFFFFFFF\r\n{\"id\":1}\r\n0\r\n\r\n") }
             ),
             (
                 "space-before-colon", "whitespace between a field name and its colon",
-                .head(["HTTP/1.1 200 OK", "X-Spaced : v", "Content-Length: 8"], body: itemJSON, ending: .close)
+                { .head(["HTTP/1.1 200 OK", "X-Spaced : v", "Content-Length: 8"], body: itemJSON, ending: .close) }
             ),
             (
                 "no-reason-phrase", "a status line without the space that must precede even an empty reason phrase (\"HTTP/1.1 200\")",
-                .head(["HTTP/1.1 200", "Content-Length: 8"], body: itemJSON, ending: .close)
+                { .head(["HTTP/1.1 200", "Content-Length: 8"], body: itemJSON, ending: .close) }
             ),
             (
                 "lf-line-ends", "a head whose lines end in LF alone",
-                RawResponse(
-                    pieces: [Data("HTTP/1.1 200 OK\nContent-Type: application/json\nContent-Length: 8\n\n".utf8) + itemJSON], ending: .close
-                )
+                {
+                    RawResponse(
+                        pieces: [Data("HTTP/1.1 200 OK\nContent-Type: application/json\nContent-Length: 8\n\n".utf8) + itemJSON],
+                        ending: .close
+                    )
+                }
             ),
         ]
 
@@ -223,10 +234,13 @@
             .head(["HTTP/1.1 200 OK", "Transfer-Encoding: chunked"], body: Data(body.utf8), ending: .close)
         }
 
-        private static func refusedResponseCase(_ refused: (id: String, name: String, response: RawResponse)) -> TransportConformanceCase {
+        private static func refusedResponseCase(
+            _ refused: (id: String, name: String, response: @Sendable () -> RawResponse)
+        ) -> TransportConformanceCase {
             TransportConformanceCase("framing/\(refused.id)", "\(refused.name) is refused as a malformed response, never answered") {
                 context in
-                try await context.withRawServer({ _ in refused.response }) { api, _ in
+                let response = refused.response()
+                try await context.withRawServer({ _ in response }) { api, _ in
                     try await context.requestError(.malformedResponse) { try await api.data() }
                 }
             }

@@ -10,8 +10,10 @@
                 (400, "Bad Request"), (404, "Not Found"), (500, "Internal Server Error"), (503, "Service Unavailable"),
             ].map(errorStatusCase) + otherStatusCases
 
-        /// A body of every byte value, so a transport that decodes it as text, trims it or cuts it changes it.
-        private static let errorBody = patternedBytes(10_000)
+        /// A body of every byte value, so a transport that decodes it as text, trims it or cuts it changes it. Made for
+        /// each use: the cases live as long as the process, and bytes they held would be reported as leaked by the
+        /// address sanitizer, which cannot follow Swift's packed references to them.
+        private static var errorBody: Data { patternedBytes(10_000) }
 
         private static func errorStatusCase(_ status: (code: Int, reason: String)) -> TransportConformanceCase {
             TransportConformanceCase(

@@ -159,6 +159,8 @@
                     ], ending: .close)
                 timed.cue = (cue, 1)
                 let response = timed
+                // Given on every way out too: until then the server's connection waits on it, and it on the connection.
+                defer { cue.give() }
                 try await context.withRawServer({ _ in response }) { api, _ in
                     let read = try await kind.open(api)
                     try await reading.wait(giving: cue)
