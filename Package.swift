@@ -148,6 +148,18 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // Proof that the conformance suite can fail: shipped transports with one rule broken each ("mutants"), run
+        // through the cases that must catch them. `@testable` RetroSwift, to break rules through request fields that are
+        // `internal(set)`.
+        .testTarget(
+            name: "TransportConformanceMutantTests",
+            dependencies: [
+                "RetroSwift", "RetroSwiftURLSession", "RetroSwiftTestServer",
+                .target(name: "RetroSwiftAsyncHTTPClient", condition: .when(traits: ["AsyncHTTPClient"])),
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["AsyncHTTPClient"])),
+            ],
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "RetroSwiftTests",
             dependencies: [

@@ -72,7 +72,7 @@
                     while let chunk = next {
                         let written = writer.write(.byteBuffer(chunk))
                         next = try await chunks.next()
-                        guard next != nil, try await answered.waitUntilTaken(written) else { return }
+                        guard next != nil, await answered.waitUntilTaken(written) else { return }
                     }
                 }
                 return finished.futureResult
@@ -92,15 +92,20 @@
     final class UploadGate: Sendable {
         private struct State {
             var answered = false
-            var waiter: CheckedContinuation<Bool, any Error>?
+            var waiter: CheckedContinuation<Bool, Never>?
         }
 
         private let state = NIOLockedValueBox(State())
 
-        /// Waits until `write` is taken by the connection (true) or the server has answered (false), whichever comes
-        /// first; throws when the write fails.
-        func waitUntilTaken(_ write: EventLoopFuture<Void>) async throws -> Bool {
-            try await withCheckedThrowingContinuation { continuation in
+        /// Waits until `write` is taken by the connection (true), or the server has answered or the write failed
+        /// (false), whichever comes first.
+        ///
+        /// A write fails only once the connection is gone, which async-http-client learns first and reports itself
+        /// (or, for an answer that came while the body went out, once that answer has ended). Failing the body's stream
+        /// as well would make it drop an answer it read but had not yet handed over (a 413 with `Connection: close`, now
+        /// and then), so the writer just stops.
+        func waitUntilTaken(_ write: EventLoopFuture<Void>) async -> Bool {
+            await withCheckedContinuation { continuation in
                 let answered = state.withLockedValue { state in
                     if !state.answered { state.waiter = continuation }
                     return state.answered
@@ -112,7 +117,7 @@
                         defer { state.waiter = nil }
                         return state.waiter
                     }
-                    waiter?.resume(with: result.map { true })
+                    if case .success = result { waiter?.resume(returning: true) } else { waiter?.resume(returning: false) }
                 }
             }
         }

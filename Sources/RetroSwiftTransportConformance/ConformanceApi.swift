@@ -36,6 +36,25 @@
             @RawBody var file = URL(fileURLWithPath: "/")
         }
 
+        /// A problem document, the error side of ``teapot``.
+        struct Problem: Decodable, Sendable {
+            var title: String
+        }
+
+        struct EmptyField {
+            @Header("X-Empty") var empty = ""
+        }
+
+        struct Form {
+            @FormParam("title") var title = ""
+            @FormFile("file") var file = .empty
+        }
+
+        struct Expecting {
+            @Header("Expect") var expect = "100-continue"
+            @RawBody var body = Data()
+        }
+
         @Get("/item") var item: () async throws -> HTTPResponse<Item>
         @Get("/data") var data: () async throws -> HTTPResponse<Data>
         @Head("/data") var head: () async throws -> HTTPResponse<Empty>
@@ -49,5 +68,15 @@
         @Post("/submit") var submit: (Upload) async throws -> HTTPResponse<Data>
         @Get("/redirect", redirects: .never) var unfollowed: () async throws -> HTTPResponse<Data>
         @Get("/slow", timeout: 1) var slow: () async throws -> HTTPResponse<Data>
+        @Get("/teapot") var teapot: () async throws -> HTTPResponse<Either<Item, Problem>>
+        @Delete("/upload") var delete: (Upload) async throws -> HTTPResponse<Data>
+        @Patch("/upload") var patch: (Upload) async throws -> HTTPResponse<Data>
+        @Options("/data") var options: () async throws -> HTTPResponse<Empty>
+        @Get("/ordered") var emptyField: (EmptyField) async throws -> Empty
+        @Post("/form") var form: (Form) async throws -> HTTPResponse<Data>
+        @Post("/expect") var expecting: (Expecting) async throws -> HTTPResponse<Data>
+        @Get("/events") var events: () async throws -> ServerSentEvents<ServerSentEvent>
+        @Get("/lines") var jsonLines: () async throws -> JSONLines<Item>
+        @Get("/text") var textLines: () async throws -> TextLines
     }
 #endif

@@ -18,14 +18,14 @@
     /// ```
     ///
     /// or all at once with ``run(_:knownLimitations:)``. A transport that cannot pass a case says so where readers see
-    /// it, as a ``TransportLimitation`` with the reason: such a case must then fail, and the run fails the day it passes,
-    /// so the list never goes stale.
+    /// it, as a ``TransportLimitation`` with the reason and the failure it expects: such a case must then fail that way,
+    /// and the run fails the day it passes or fails otherwise, so the list never goes stale nor hides a new failure.
     public enum TransportConformance {
         /// Every case, in a stable order.
         public static let cases: [TransportConformanceCase] = {
             var all =
-                responseFieldCases + framingCases + bodyCases + requestCases + redirectCases + connectionCases + timingCases
-                + cacheCases
+                responseFieldCases + statusCases + framingCases + bodyCases + streamCases + requestCases + redirectCases
+                + connectionCases + connectionReuseCases + progressCases + timingCases + cacheCases
             // With SwiftNIO SSL and swift-certificates, which the trait brings: an https server and certificates made
             // for each case.
             #if ConformanceTLS
@@ -40,8 +40,8 @@
         ///   - makeTransport: Makes a fresh transport for each case.
         ///   - knownLimitations: The cases the transport is known not to pass, by ``TransportConformanceCase/id``.
         /// - Returns: The ids of the cases that passed.
-        /// - Throws: ``TransportConformanceFailure`` listing every case that failed, every known limitation that passed,
-        ///   and every id in `knownLimitations` that names no case.
+        /// - Throws: ``TransportConformanceFailure`` listing every case that failed, every known limitation that passed or
+        ///   failed otherwise than it says, and every id in `knownLimitations` that names no case.
         @discardableResult
         public static func run(
             _ makeTransport: @escaping @Sendable () -> any HttpTransport, knownLimitations: [String: TransportLimitation] = [:]

@@ -28,8 +28,9 @@
         ///   - knownLimitation: Why the transport is known not to pass this case, or `nil` when it must pass.
         ///   - timeLimit: How long the case may take before it fails; 60 seconds by default (every case takes well
         ///     under 5 on the shipped transports).
-        /// - Throws: ``TransportConformanceFailure`` when the case fails or passes its time limit, or when it passes
-        ///   despite a known limitation that says it differs (remove the limitation then).
+        /// - Throws: ``TransportConformanceFailure`` when the case fails (an error the case did not expect is reported
+        ///   as one too, described) or passes its time limit; when it passes despite a known limitation that says it
+        ///   differs (remove the limitation then); and when it fails otherwise than such a limitation's `failure` says.
         public func run(
             _ makeTransport: @escaping @Sendable () -> any HttpTransport, knownLimitation: TransportLimitation? = nil,
             timeLimit: Duration = .seconds(60)
@@ -40,27 +41,37 @@
                 try await check(context, within: timeLimit)
             case .crashes, .hangs:
                 return
-            case .differs(let reason):
+            case .differs(let reason, let expected):
+                // An empty expectation would be found in every failure, and so accept any.
+                guard !expected.isEmpty else {
+                    throw context.failure(
+                        "is listed as a known limitation (\(reason)) that names no failure; give the part of its failure it expects")
+                }
                 do {
                     try await check(context, within: timeLimit)
-                } catch {
-                    return
+                } catch let failure as TransportConformanceFailure {
+                    if failure.problem.contains(expected) { return }
+                    throw context.failure(
+                        "fails otherwise than its known limitation says (\(reason)): expected a failure containing \"\(expected)\", got: "
+                            + failure.problem)
                 }
-                throw TransportConformanceFailure(
-                    caseID: id, problem: "passes, but is listed as a known limitation (\(reason)); remove it from the list")
+                throw context.failure("passes, but is listed as a known limitation (\(reason)); remove it from the list")
             }
         }
 
         /// Runs the check, failing it once `limit` passes: a transport that never answers is cancelled and left behind
-        /// rather than waited for, so one hung case cannot stop the rest.
+        /// rather than waited for, so one hung case cannot stop the rest. Any error but a
+        /// ``TransportConformanceFailure`` becomes one that describes it, so every failure names its case.
         private func check(_ context: ConformanceContext, within limit: Duration) async throws {
-            let outcome = Outcome()
+            let outcome = Outcome<Result<Void, any Error>>()
             let work = Task {
                 do {
                     try await check(context)
                     outcome.settle(.success(()))
+                } catch let failure as TransportConformanceFailure {
+                    outcome.settle(.failure(failure))
                 } catch {
-                    outcome.settle(.failure(error))
+                    outcome.settle(.failure(context.failure("threw \(context.describe(error))")))
                 }
             }
             let timer = Task {
@@ -78,26 +89,27 @@
         }
     }
 
-    /// The first result of a check or its timer; later ones are ignored.
-    private final class Outcome: Sendable {
-        private typealias Waiter = CheckedContinuation<Result<Void, any Error>, Never>
-        private let state = NIOLockedValueBox<(result: Result<Void, any Error>?, waiter: Waiter?)>((nil, nil))
+    /// The first value settled, by whichever task gets there first (a check or its timer, a call or its deadline);
+    /// later ones are ignored.
+    final class Outcome<Value: Sendable>: Sendable {
+        private typealias Waiter = CheckedContinuation<Value, Never>
+        private let state = NIOLockedValueBox<(value: Value?, waiter: Waiter?)>((nil, nil))
 
-        func settle(_ result: Result<Void, any Error>) {
+        func settle(_ value: Value) {
             let waiter: Waiter? = state.withLockedValue { state in
-                guard state.result == nil else { return nil }
-                state.result = result
+                guard state.value == nil else { return nil }
+                state.value = value
                 defer { state.waiter = nil }
                 return state.waiter
             }
-            waiter?.resume(returning: result)
+            waiter?.resume(returning: value)
         }
 
-        var value: Result<Void, any Error> {
+        var value: Value {
             get async {
                 await withCheckedContinuation { continuation in
-                    let ready: Result<Void, any Error>? = state.withLockedValue { state in
-                        if let result = state.result { return result }
+                    let ready: Value? = state.withLockedValue { state in
+                        if let value = state.value { return value }
                         state.waiter = continuation
                         return nil
                     }

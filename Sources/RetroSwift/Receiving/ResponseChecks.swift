@@ -53,6 +53,8 @@ enum ResponseChecks {
             }
             if HeaderName.matches(field.name, "Content-Length") {
                 length = try contentLength(field.value, after: length, request)
+            } else if HeaderName.matches(field.name, "Transfer-Encoding") {
+                try checkTransferCodings(field.value, request)
             }
         }
         if bytes > limits.maxHeaderBytes {
@@ -79,6 +81,21 @@ enum ResponseChecks {
             return ""
         }
         return String(value[start...last])
+    }
+
+    /// RFC 9112 §6.1 and §6.3: a body in a transfer coding other than `chunked` is read to the connection's close and
+    /// would reach the caller still coded, bytes the server never meant as the content; such a response is refused.
+    /// (`identity`, which some clients report for a body they decoded, codes nothing.)
+    private static func checkTransferCodings(_ value: String, _ request: HttpRequestParams) throws {
+        for coding in value.split(separator: ",") {
+            let name = trimmed(String(coding)).lowercased()
+            guard name != "chunked", name != "identity" else { continue }
+            throw malformed(
+                request,
+                "the field 'Transfer-Encoding' names the transfer coding '\(printable(name))', which RetroSwift does not decode "
+                    + "(RFC 9112 §6.1), so its body cannot be read",
+                nil)
+        }
     }
 
     /// Whether a response to `method` with `statusCode` can have a body at all (RFC 9110 §6.4.1).

@@ -5,7 +5,11 @@
     /// `count` bytes of a pattern whose period (251, a prime) is not a power of two, so a dropped, repeated or shifted
     /// chunk changes the content.
     func patternedBytes(_ count: Int) -> Data {
-        Data((0..<count).map { UInt8(truncatingIfNeeded: $0 % 251) })
+        // Whole periods appended, not a byte at a time: cases make several megabytes of it, in debug builds.
+        let period = Data((0..<251).map { UInt8($0) })
+        var bytes = Data(capacity: count + period.count)
+        while bytes.count < count { bytes.append(period) }
+        return bytes.prefix(count)
     }
 
     /// `body` in chunked transfer coding, in pieces of `size` bytes.
@@ -119,12 +123,16 @@
                 }
             },
             TransportConformanceCase(
-                "body/announced-over-limit", "a Content-Length over the memory limit is refused before the body is read"
+                "body/announced-over-limit", "a Content-Length over the memory limit is refused before the body is read, within 3 s"
             ) { context in
                 try await context.withRawServer({ _ in
                     .head(["HTTP/1.1 200 OK", "Content-Length: 1073741824"], body: Data(count: 1_024), ending: .hold)
                 }) { api, _ in
-                    let error = try await context.requestError(.responseTooLarge) { try await api.item() }
+                    // Bounded: the server sends 1 KiB of the body and holds the rest, so a transport that reads on waits.
+                    let (outcome, _) = try await context.timed(within: .seconds(3), "the call announcing 1 GiB") { try await api.item() }
+                    guard case .failure(let thrown) = outcome, let error = thrown as? RequestError, error.kind == .responseTooLarge else {
+                        throw context.failure("expected a RequestError of kind .responseTooLarge, got \(outcome.map(context.describe))")
+                    }
                     let expected =
                         "ConformanceApi.item (GET /item): the response is refused: its Content-Length is 1073741824 bytes, more "
                         + "than the 67108864 allowed in memory (ResponseLimits.maxBodyBytes)"
@@ -138,6 +146,63 @@
                     let error = try await context.requestError(.responseTooLarge) { try await api.data() }
                     try context.expect(
                         error.reason.hasPrefix("the response is refused: the body passed 1000000 bytes"), "the reason is \(error.reason)")
+                }
+            },
+            TransportConformanceCase(
+                "body/gzip-bomb-default-limits",
+                "a gzip body inflating to 1 GiB, asked for in memory, is refused as too large within 3 s (7.5 under the thread sanitizer)"
+            ) { context in
+                // 6.8 MB on the wire; the default limits stop it at 64 MiB in memory, long before the gigabyte. Inflating
+                // those 64 MiB is work, which the thread sanitizer slows (see sanitizerSlowdown).
+                let bomb = CompressedBody.gzipOfZeros(1 << 30)
+                try await context.withRawServer({ _ in
+                    .head(["HTTP/1.1 200 OK", "Content-Encoding: gzip", "Content-Length: \(bomb.count)"], body: bomb)
+                }) { api, _ in
+                    let (outcome, _) = try await context.timed(within: .seconds(3) * sanitizerSlowdown, "the call for the gzip bomb") {
+                        try await api.data()
+                    }
+                    guard case .failure(let thrown) = outcome, let error = thrown as? RequestError, error.kind == .responseTooLarge else {
+                        throw context.failure("expected a RequestError of kind .responseTooLarge, got \(outcome.map(context.describe))")
+                    }
+                }
+            },
+            TransportConformanceCase(
+                "body/stream-left-early",
+                "leaving a streamed body's loop after its first chunk closes that connection, and the next call works"
+            ) { context in
+                try await context.withServer({ request in
+                    request.target == "/stream"
+                        ? ScriptedResponse(body: patternedBytes(4 << 20), behavior: .dripped(chunks: 64, interval: 0.05))
+                        : .json(#"{"id":3}"#)
+                }) { api, server in
+                    let stream = try await api.stream()
+                    for try await _ in stream { break }
+                    let closed = try await context.connectionsClose(on: server, within: .seconds(3))
+                    try context.expect(closed, "\(server.openConnectionCount) connections are still open 3 s after leaving the loop")
+                    let next = try await api.item()
+                    try context.expect(next.body.id == 3, "the next call answered \(next.body)")
+                    withExtendedLifetime(stream) {}
+                }
+            },
+            TransportConformanceCase(
+                "body/stream-read-slowly", "a 4 MiB streamed body read slowly arrives whole and in order"
+            ) { context in
+                let body = patternedBytes(4 << 20)
+                try await context.withRawServer({ _ in
+                    .head(["HTTP/1.1 200 OK", "Transfer-Encoding: chunked"], body: chunked(body, size: 16_384))
+                }) { api, _ in
+                    var received = Data()
+                    var sinceLastPause = 0
+                    for try await chunk in try await api.stream() {
+                        received.append(chunk)
+                        sinceLastPause += chunk.count
+                        // A reader slower than the network: 20 ms after every 256 KiB, 16 pauses in all.
+                        if sinceLastPause >= 256 << 10 {
+                            sinceLastPause = 0
+                            try await Task.sleep(for: .milliseconds(20))
+                        }
+                    }
+                    try context.expect(received == body, "\(received.count) bytes arrived, not the \(body.count) sent, or not the same")
                 }
             },
         ]

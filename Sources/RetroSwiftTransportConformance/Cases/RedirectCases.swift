@@ -54,6 +54,35 @@
                 }
             },
             TransportConformanceCase(
+                "redirects/permanent-keeps-method-and-body", "a 308 is followed with the same method and body"
+            ) { context in
+                try await context.withServer({ request in
+                    request.target == "/submit" ? ScriptedResponse(status: 308, headers: [("Location", "/moved")]) : .json("{}")
+                }) { api, server in
+                    _ = try await api.submit(.init(body: Data("payload".utf8)))
+                    let second = server.requests.dropFirst().first
+                    try context.expect(
+                        second?.target == "/moved" && second?.method == "POST" && second?.body == Data("payload".utf8),
+                        "the second request was \(String(describing: second?.method)) \(String(describing: second?.target)) with "
+                            + "\(second?.bodyByteCount ?? 0) body bytes")
+                }
+            },
+            TransportConformanceCase(
+                "redirects/moved-permanently-post-becomes-get",
+                "a 301 after a POST is followed with a GET without the body, as RetroSwift's RedirectPolicy says"
+            ) { context in
+                try await context.withServer({ request in
+                    request.target == "/submit" ? ScriptedResponse(status: 301, headers: [("Location", "/moved")]) : .json("{}")
+                }) { api, server in
+                    _ = try await api.submit(.init(body: Data("payload".utf8)))
+                    let targets = server.requests.map { "\($0.method) \($0.target)" }
+                    let second = server.requests.dropFirst().first
+                    try context.expect(
+                        targets == ["POST /submit", "GET /moved"] && second?.bodyByteCount == 0 && second?.header("Content-Type") == nil,
+                        "the server saw \(targets), the second with \(second?.bodyByteCount ?? 0) body bytes")
+                }
+            },
+            TransportConformanceCase(
                 "redirects/loop-refused", "a redirect loop is refused after the policy's limit"
             ) { context in
                 try await context.withServer({ _ in ScriptedResponse(status: 302, headers: [("Location", "/item")]) }) { api, server in

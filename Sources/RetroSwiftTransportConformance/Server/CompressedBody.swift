@@ -75,10 +75,23 @@
             bits.write(1, count: 1)  // BFINAL: the last block
             bits.write(1, count: 2)  // BTYPE 01: fixed Huffman codes
             bits.writeCode(0x30, length: 8)  // literal 0 (codes 0x30-0xBF stand for literals 0-143)
-            for _ in 0..<((count - 1) / 258) {
+            let copies = (count - 1) / 258
+            bits.bytes.reserveCapacity(copies * 13 / 8 + 16)
+            func writeCopy() {
                 bits.writeCode(0xC5, length: 8)  // length symbol 285: 258 bytes, no extra bits
                 bits.writeCode(0, length: 5)  // distance symbol 0: one byte back
             }
+            // Eight copies are 104 bits, 13 whole bytes: once the writer has packed one group of eight, each further group
+            // leaves it as it found it and adds the same 13 bytes, which are copied rather than packed bit by bit (a
+            // 1 GiB bomb is 4 million copies: seconds bit by bit in a debug build).
+            var written = 0
+            if copies >= 24 {
+                for _ in 0..<16 { writeCopy() }
+                let group = Array(bits.bytes.suffix(13))
+                for _ in 2..<(copies / 8) { bits.bytes.append(contentsOf: group) }
+                written = copies / 8 * 8
+            }
+            for _ in written..<copies { writeCopy() }
             bits.writeCode(0, length: 7)  // end of block (symbol 256)
             var member = Data([0x1F, 0x8B, 0x08, 0, 0, 0, 0, 0, 0, 0xFF])
             member.append(contentsOf: bits.finished)

@@ -42,6 +42,12 @@
             connections.all.count
         }
 
+        /// How many client connections the server has accepted since it started, open or closed: a client that keeps its
+        /// connections alive sends sequential calls over one.
+        public var acceptedConnectionCount: Int {
+            connections.acceptedCount
+        }
+
         /// Every request received so far, in order of completion.
         public var requests: [RecordedRequest] {
             recorded.all
@@ -107,19 +113,26 @@
         }
     }
 
-    /// The accepted connections of one server that are still open.
+    /// The accepted connections of one server that are still open, and how many it has accepted in all.
     final class OpenConnections: Sendable {
-        private let storage = NIOLockedValueBox<[ObjectIdentifier: any Channel]>([:])
+        private let storage = NIOLockedValueBox<(open: [ObjectIdentifier: any Channel], accepted: Int)>(([:], 0))
 
         var all: [any Channel] {
-            storage.withLockedValue { Array($0.values) }
+            storage.withLockedValue { Array($0.open.values) }
+        }
+
+        var acceptedCount: Int {
+            storage.withLockedValue { $0.accepted }
         }
 
         func add(_ channel: any Channel) {
             let key = ObjectIdentifier(channel)
-            storage.withLockedValue { $0[key] = channel }
+            storage.withLockedValue { state in
+                state.open[key] = channel
+                state.accepted += 1
+            }
             channel.closeFuture.whenComplete { [storage] _ in
-                storage.withLockedValue { $0[key] = nil }
+                storage.withLockedValue { $0.open[key] = nil }
             }
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import RetroSwift
+import RetroSwiftTestServer
 import RetroSwiftURLSession
 
 #if AsyncHTTPClient
@@ -18,6 +19,16 @@ enum TransportKind: String, CaseIterable, CustomStringConvertible, Sendable {
     #endif
 
     var description: String { rawValue }
+
+    /// The same transport as the test server's target names it, for its table of known limitations.
+    var shipped: ShippedTransport {
+        switch self {
+        case .urlSession: .urlSession
+        #if AsyncHTTPClient
+            case .asyncHTTPClient: .asyncHTTPClient
+        #endif
+        }
+    }
 
     /// Whether a `401` with `WWW-Authenticate: Basic` arrives without its body: swift-corelibs-foundation raises the
     /// challenge before reading the body, and URLSessionTransport ends the task there instead of waiting forever.

@@ -1,0 +1,77 @@
+/// The transports RetroSwift ships, named as the tests that run the conformance suite against them name them: the
+/// conformance tests, and the mutant tests, which skip a base transport's known limitations. Only in the test server's
+/// target (a file of its own, not linked from the product), since the product knows no transport.
+public enum ShippedTransport: String, CaseIterable, Sendable {
+    /// `URLSessionTransport`.
+    case urlSession
+    /// `AsyncHTTPClientTransport`, built with the trait `AsyncHTTPClient`.
+    case asyncHTTPClient
+
+    /// What the transport is known not to do, by case, each with the failure the case then reports: a case that
+    /// differs must fail that way, so the list can neither go stale nor hide a new failure.
+    public var knownLimitations: [String: TransportLimitation] {
+        switch self {
+        case .urlSession: Self.urlSessionLimitations
+        case .asyncHTTPClient: Self.asyncHTTPClientLimitations
+        }
+    }
+
+    private static var urlSessionLimitations: [String: TransportLimitation] {
+        var limitations: [String: TransportLimitation] = [
+            "response-fields/repeats-kept-apart": .differs(
+                "HTTPURLResponse joins repeated fields into one value before RetroSwift sees them",
+                failure: #"values(for: "x-foo") is ["a, b"]"#),
+            "response-fields/wire-order": .differs(
+                "HTTPURLResponse keeps fields in a dictionary, so their order is lost (the transport hands them over sorted)",
+                failure: #"the X- fields arrived as ["x-a", "x-b", "x-c", "x-d", "x-e", "x-f", "x-g", "x-h"]"#),
+            "request/field-order": .differs(
+                "URLRequest keeps header fields in a dictionary, so their order is lost", failure: "the X- fields went out as"),
+            "request/no-cookie-jar": .differs(
+                "the session configuration's HTTPCookieStorage stores Set-Cookie and URLSession adds Cookie to later requests "
+                    + "(httpShouldSetCookies is on in .default and .ephemeral configurations)",
+                failure: #"the calls went with Cookie [nil, Optional("session=s3cr3t")]"#),
+        ]
+        #if canImport(FoundationNetworking)
+            limitations["response-fields/names-differing-in-case"] = .differs(
+                "swift-corelibs-foundation joins fields whose names differ in case in another order than they came",
+                failure: #"headers["X-Foo"] is Optional("#)
+            limitations["framing/trailers"] = .crashes(
+                "swift-corelibs-foundation traps (\"Transfer completed, but there's no response\") on trailer fields")
+            // libcurl and swift-corelibs-foundation refuse these responses, but the error reaches the caller as
+            // URLError.unknown (or .unsupportedURL) with libcurl's message, not as a malformed response.
+            let refusedAsUnknown: [(id: String, failure: String)] = [
+                ("framing/not-http", "[Received HTTP/0.9 when not allowed]"),
+                ("framing/chunk-size-hex-prefix", "[Failed reading the chunked-encoded stream]"),
+                ("framing/chunk-size-negative", "[Illegal or missing hexadecimal sequence in chunked-encoding]"),
+                ("framing/chunk-size-with-space", "[Failed reading the chunked-encoded stream]"),
+                ("framing/chunk-size-enormous", "[Too long hexadecimal number in chunked-encoding]"),
+                ("framing/space-before-colon", "[Failed writing header]"),
+                ("framing/no-reason-phrase", "[Failed writing header]"),
+                ("framing/lf-line-ends", "[Failed writing header]"),
+            ]
+            for refused in refusedAsUnknown {
+                limitations[refused.id] = .differs(
+                    "libcurl or swift-corelibs-foundation refuses the response, but its error is a URLError, not a malformed response",
+                    failure: refused.failure)
+            }
+            limitations["framing/lowercase-version"] = .differs(
+                "libcurl reads the HTTP version case-insensitively", failure: "but the call returned HTTP 200")
+            limitations["framing/unrequested-switching-protocols"] = .differs(
+                "libcurl takes a 101 nobody asked for as an interim answer and waits for another",
+                failure: "the call answered with a 101 had not ended within")
+            limitations["connection/post-on-reused-connection-not-resent"] = .differs(
+                "libcurl sends a request again on a new connection when a reused one dies unanswered, POST included, and "
+                    + "swift-corelibs-foundation never gives it the body a second time",
+                failure: "the POST had not ended within 3 s")
+        #endif
+        return limitations
+    }
+
+    private static var asyncHTTPClientLimitations: [String: TransportLimitation] {
+        [
+            "framing/obs-fold": .differs(
+                "async-http-client's parser (llhttp, under SwiftNIO) refuses obs-fold instead of unfolding it",
+                failure: "async-http-client's parser: invalid character in header")
+        ]
+    }
+}

@@ -1,0 +1,313 @@
+import Foundation
+import RetroSwiftTestServer
+
+@_spi(Transport) @testable import RetroSwift
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A shipped transport with exactly one rule broken: everything else is the wrapped transport's, so a conformance case
+/// that fails against the mutant fails for the broken rule. (RetroSwift keeps the domain's configuration for the
+/// mutant, a class, and hands it requests already resolved, which the transport underneath sends as they are.)
+protocol MutantTransport: HttpTransport {
+    /// The shipped transport underneath.
+    var inner: any HttpTransport { get }
+}
+
+/// Lets a timeout surface ten times late: the transport times out on time, then waits nine timeouts more.
+final class LateTimeouts: MutantTransport {
+    let inner: any HttpTransport
+    init(_ inner: any HttpTransport) { self.inner = inner }
+
+    func sendRequest(with params: HttpRequestParams) async throws -> HttpOperationResult {
+        do {
+            return try await inner.sendRequest(with: params)
+        } catch let error as URLError where error.code == .timedOut {
+            try await Task.sleep(for: .seconds(9 * (params.timeout ?? 60)))
+            throw error
+        }
+    }
+}
+
+/// Throws for an error status instead of returning it as the answer it is.
+final class ThrowsOnErrorStatus: MutantTransport {
+    let inner: any HttpTransport
+    init(_ inner: any HttpTransport) { self.inner = inner }
+
+    func sendRequest(with params: HttpRequestParams) async throws -> HttpOperationResult {
+        let result = try await inner.sendRequest(with: params)
+        if result.statusCode >= 400 { throw URLError(.badServerResponse) }
+        return result
+    }
+}
+
+/// Returns error statuses without their bodies.
+final class DropsErrorBodies: MutantTransport {
+    let inner: any HttpTransport
+    init(_ inner: any HttpTransport) { self.inner = inner }
+
+    func sendRequest(with params: HttpRequestParams) async throws -> HttpOperationResult {
+        var result = try await inner.sendRequest(with: params)
+        if result.statusCode >= 400 { result.body = .bytes(Data()) }
+        return result
+    }
+}
+
+/// Keeps a cookie jar: stores every `Set-Cookie` and sends the cookies back on every later request.
+final class KeepsCookies: MutantTransport {
+    let inner: any HttpTransport
+    private let jar = Locked<[String: String]>([:])
+    init(_ inner: any HttpTransport) { self.inner = inner }
+
+    func sendRequest(with params: HttpRequestParams) async throws -> HttpOperationResult {
+        let cookies = jar.current.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+        let request = cookies.isEmpty ? params : try params.settingHeader("Cookie", to: cookies.joined(separator: "; "))
+        let result = try await inner.sendRequest(with: request)
+        for cookie in result.headers.values(for: "Set-Cookie") {
+            let pair = cookie.split(separator: ";", maxSplits: 1)[0].split(separator: "=", maxSplits: 1)
+            if pair.count == 2 { jar.withLock { $0[String(pair[0])] = String(pair[1]) } }
+        }
+        return result
+    }
+}
+
+/// Sends a request again, whatever its method, when its connection failed.
+final class ResendsAfterConnectionError: MutantTransport {
+    let inner: any HttpTransport
+    init(_ inner: any HttpTransport) { self.inner = inner }
+
+    func sendRequest(with params: HttpRequestParams) async throws -> HttpOperationResult {
+        do {
+            return try await inner.sendRequest(with: params)
+        } catch let error as URLError where error.code == .networkConnectionLost {
+            return try await inner.sendRequest(with: params)
+        }
+    }
+}
+
+/// Reports no progress: the call's reporter never reaches the transport.
+final class ReportsNoProgress: MutantTransport {
+    let inner: any HttpTransport
+    init(_ inner: any HttpTransport) { self.inner = inner }
+
+    func sendRequest(with params: HttpRequestParams) async throws -> HttpOperationResult {
+        var request = params
+        request.progress = nil
+        return try await inner.sendRequest(with: request)
+    }
+}
+
+/// Ignores cancellation: the exchange runs in a task of its own, which the caller's cancellation never reaches, and
+/// the call waits for its answer.
+final class IgnoresCancellation: MutantTransport {
+    let inner: any HttpTransport
+    init(_ inner: any HttpTransport) { self.inner = inner }
+
+    func sendRequest(with params: HttpRequestParams) async throws -> HttpOperationResult {
+        let inner = inner
+        return try await Task { try await inner.sendRequest(with: params) }.value
+    }
+}
+
+/// Follows a redirect itself, with a `GET`, instead of returning the `3xx` to RetroSwift's policy.
+final class FollowsRedirects: MutantTransport {
+    let inner: any HttpTransport
+    init(_ inner: any HttpTransport) { self.inner = inner }
+
+    func sendRequest(with params: HttpRequestParams) async throws -> HttpOperationResult {
+        let result = try await inner.sendRequest(with: params)
+        guard (300..<400).contains(result.statusCode), let location = result.headers["Location"],
+            let target = URL(string: location, relativeTo: result.url ?? params.url)?.absoluteURL
+        else { return result }
+        var next = params
+        next.absoluteURL = target
+        next.method = .get
+        next.payload = nil
+        return try await inner.sendRequest(with: next)
+    }
+}
+
+/// Reorders header fields: sends the request's fields, and hands back the response's, in reverse. (Sorting them by
+/// name, the other reordering that comes to mind, changes nothing through URLSession, which sorts them itself.)
+final class ReordersFields: MutantTransport {
+    let inner: any HttpTransport
+    init(_ inner: any HttpTransport) { self.inner = inner }
+
+    func sendRequest(with params: HttpRequestParams) async throws -> HttpOperationResult {
+        var request = params
+        request.headers.reverse()
+        var result = try await inner.sendRequest(with: request)
+        result.headers = HTTPHeaderFields(result.headers.fields.reversed())
+        return result
+    }
+}
+
+/// Adds a credential of its own to every request.
+final class AddsAuthorization: MutantTransport {
+    let inner: any HttpTransport
+    init(_ inner: any HttpTransport) { self.inner = inner }
+
+    func sendRequest(with params: HttpRequestParams) async throws -> HttpOperationResult {
+        try await inner.sendRequest(with: params.settingHeader("Authorization", to: "Bearer mutant-token"))
+    }
+}
+
+/// Joins the fields of a repeated name into one, `Set-Cookie` included.
+final class JoinsRepeatedFields: MutantTransport {
+    let inner: any HttpTransport
+    init(_ inner: any HttpTransport) { self.inner = inner }
+
+    func sendRequest(with params: HttpRequestParams) async throws -> HttpOperationResult {
+        var result = try await inner.sendRequest(with: params)
+        var joined: [HTTPHeader] = []
+        for field in result.headers.fields {
+            if let index = joined.firstIndex(where: { $0.name.lowercased() == field.name.lowercased() }) {
+                joined[index] = HTTPHeader(name: joined[index].name, value: joined[index].value + ", " + field.value)
+            } else {
+                joined.append(field)
+            }
+        }
+        result.headers = HTTPHeaderFields(joined)
+        return result
+    }
+}
+
+/// Drops the last chunk of a streamed body that ends in an error: each chunk is held until the next one comes, and
+/// the one held when the error comes is lost.
+final class DropsLastChunkBeforeError: MutantTransport {
+    let inner: any HttpTransport
+    init(_ inner: any HttpTransport) { self.inner = inner }
+
+    func sendRequest(with params: HttpRequestParams) async throws -> HttpOperationResult {
+        var result = try await inner.sendRequest(with: params)
+        guard let body = result.bodyStream else { return result }
+        let (stream, writer) = HTTPBodyStream.makeStream()
+        Task {
+            var held: Data?
+            do {
+                for try await chunk in body {
+                    if let held { try await writer.write(held) }
+                    held = chunk
+                }
+                if let held { try await writer.write(held) }
+                writer.finish()
+            } catch {
+                writer.finish(throwing: error)
+            }
+        }
+        result.body = .stream(stream)
+        return result
+    }
+}
+
+/// Holds a body past the call's limits: the transport underneath reads it with no limits at all.
+final class IgnoresLimits: MutantTransport {
+    let inner: any HttpTransport
+    init(_ inner: any HttpTransport) { self.inner = inner }
+
+    func sendRequest(with params: HttpRequestParams) async throws -> HttpOperationResult {
+        let unlimited = ResponseLimits(
+            maxHeaderFields: .max, maxHeaderBytes: .max, maxBodyBytes: .max, maxDecompressionRatio: .max, maxStreamElementBytes: .max)
+        // `responseLimits` is a `let`: the request is made again with them, and every other part copied over.
+        var request = HttpRequestParams(
+            method: params.method, encodedPath: params.encodedPath, encodedQuery: params.encodedQuery, queryItems: params.queryItems,
+            headers: params.headers, payload: params.payload, timeout: params.timeout, responseDestination: params.responseDestination,
+            endpoint: params.endpoint, domainTarget: params.domainTarget, responseLimits: unlimited)
+        request.absoluteURL = params.absoluteURL
+        request.withheldSharedHeaders = params.withheldSharedHeaders
+        request.withholdsSharedHeaders = params.withholdsSharedHeaders
+        request.progress = params.progress
+        request.attempt = params.attempt
+        request.serverTrust = params.serverTrust
+        request.caching = params.caching
+        request.dynamicURLState = params.dynamicURLState
+        request.target = params.target
+        return try await inner.sendRequest(with: request)
+    }
+}
+
+/// Hands a compressed body back still compressed: the decoded bytes are encoded again as the server sent them, as a
+/// transport that skips decoding would return them.
+final class SkipsDecompression: MutantTransport {
+    let inner: any HttpTransport
+    init(_ inner: any HttpTransport) { self.inner = inner }
+
+    func sendRequest(with params: HttpRequestParams) async throws -> HttpOperationResult {
+        var result = try await inner.sendRequest(with: params)
+        switch result.headers["Content-Encoding"]?.lowercased() {
+        case "gzip": result.data = CompressedBody.gzip(result.data)
+        case "deflate": result.data = CompressedBody.zlib(result.data)
+        default: break
+        }
+        return result
+    }
+}
+
+/// Reports another URL than the one requested: the server's root. (Reporting none would change nothing: RetroSwift
+/// then takes the URL it requested.)
+final class ReportsWrongURL: MutantTransport {
+    let inner: any HttpTransport
+    init(_ inner: any HttpTransport) { self.inner = inner }
+
+    func sendRequest(with params: HttpRequestParams) async throws -> HttpOperationResult {
+        var result = try await inner.sendRequest(with: params)
+        result.url = URL(string: "/", relativeTo: params.url)?.absoluteURL
+        return result
+    }
+}
+
+/// Reports a timeout as a lost connection.
+final class MisreportsTimeouts: MutantTransport {
+    let inner: any HttpTransport
+    init(_ inner: any HttpTransport) { self.inner = inner }
+
+    func sendRequest(with params: HttpRequestParams) async throws -> HttpOperationResult {
+        do {
+            return try await inner.sendRequest(with: params)
+        } catch let error as URLError where error.code == .timedOut {
+            throw URLError(.networkConnectionLost)
+        }
+    }
+}
+
+/// Sends the request without its body.
+final class DropsRequestBody: MutantTransport {
+    let inner: any HttpTransport
+    init(_ inner: any HttpTransport) { self.inner = inner }
+
+    func sendRequest(with params: HttpRequestParams) async throws -> HttpOperationResult {
+        var request = params
+        request.payload = nil
+        return try await inner.sendRequest(with: request)
+    }
+}
+
+/// Alters the status: rounds it down to the first of its class (203 to 200, 418 to 400, 503 to 500), as a client
+/// that keeps only the class would.
+final class RoundsStatus: MutantTransport {
+    let inner: any HttpTransport
+    init(_ inner: any HttpTransport) { self.inner = inner }
+
+    func sendRequest(with params: HttpRequestParams) async throws -> HttpOperationResult {
+        var result = try await inner.sendRequest(with: params)
+        result.statusCode = result.statusCode / 100 * 100
+        return result
+    }
+}
+
+/// Answers a repeated `GET` from a cache of its own: the previous response for the same URL, without sending.
+final class CachesResponses: MutantTransport {
+    let inner: any HttpTransport
+    private let cache = Locked<[String: HttpOperationResult]>([:])
+    init(_ inner: any HttpTransport) { self.inner = inner }
+
+    func sendRequest(with params: HttpRequestParams) async throws -> HttpOperationResult {
+        let key = params.urlString
+        guard params.method == .get, params.responseDestination == .memory else { return try await inner.sendRequest(with: params) }
+        if let cached = cache.current[key] { return cached }
+        let result = try await inner.sendRequest(with: params)
+        cache.withLock { $0[key] = result }
+        return result
+    }
+}
