@@ -170,6 +170,10 @@ let package = Package(
                 .target(name: "RetroSwiftAsyncHTTPClient", condition: .when(traits: ["AsyncHTTPClient"])),
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["AsyncHTTPClient"])),
                 .target(name: "RetroSwiftNIO", condition: .when(traits: ["NIO"])),
+                // NIOTransport's own tests run a server of their own (NIOTransportTests.swift).
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["NIO"])),
+                .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["NIO"])),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio", condition: .when(traits: ["NIO"])),
                 .target(name: "RetroSwiftMetrics", condition: .when(traits: ["Metrics"])),
                 .product(name: "MetricsTestKit", package: "swift-metrics", condition: .when(traits: ["Metrics"])),
             ],

@@ -85,7 +85,7 @@
             case .run(let connection):
                 connection.run(call)
             case .connect(let owner):
-                if owner == nil { startWaiting(call) }
+                startWaiting(call)
                 connect(key, owner: owner)
             case .wait:
                 startWaiting(call)
@@ -94,10 +94,11 @@
             }
         }
 
-        /// Arms the timer that fails `call` if no connection takes it before its head deadline.
+        /// Arms the timer that fails `call` if no connection takes it before its head deadline, whether it waits in
+        /// the queue or for a connection being opened for it.
         private func startWaiting(_ call: NIOCall) {
             let timer = settings.group.any().scheduleTask(deadline: call.headDeadline) { [self] in
-                if remove(waiter: call) { call.finish(.failure(NIOTransportFailure.timedOut)) }
+                if call.expireIfWaiting() { _ = remove(waiter: call) }
             }
             if !call.wait(timer: timer) {
                 // Taken by a connection already, or over: the timer has nothing to do.
