@@ -122,8 +122,10 @@
         ///   refused by RetroSwift's rules.
         public func sendRequest(with params: HttpRequestParams) async throws -> HttpOperationResult {
             let pool = pool
+            // Made once: the request target is split from it, and the result reports it.
+            let urlString = params.urlString
             do {
-                let request = try makeRequest(params)
+                let request = try makeRequest(params, urlString: urlString)
                 let call = NIOCall(request: request, headDeadline: .now() + request.timeout)
                 let response = try await withTaskCancellationHandler {
                     try await withCheckedThrowingContinuation { continuation in
@@ -132,7 +134,7 @@
                 } onCancel: {
                     call.cancel(pool: pool)
                 }
-                return Self.result(of: response, params)
+                return Self.result(of: response, urlString: urlString)
             } catch {
                 throw Self.translate(error, params)
             }
@@ -140,8 +142,7 @@
 
         // MARK: RetroSwift's request, as the connection layer sends it
 
-        private func makeRequest(_ params: HttpRequestParams) throws -> NIORequest {
-            let urlString = params.urlString
+        private func makeRequest(_ params: HttpRequestParams, urlString: String) throws -> NIORequest {
             guard let target = RequestTarget(urlString) else { throw URLError(.unsupportedURL) }
             let method = NIOHTTP1.HTTPMethod(rawValue: params.method.rawValue)
             let fields = params.headerFields
@@ -200,7 +201,7 @@
 
         // MARK: The connection layer's answer, as RetroSwift takes it
 
-        private static func result(of response: NIOResponse, _ params: HttpRequestParams) -> HttpOperationResult {
+        private static func result(of response: NIOResponse, urlString: String) -> HttpOperationResult {
             var result: HttpOperationResult
             switch response.body {
             case .bytes(let buffer):
@@ -212,7 +213,7 @@
                 result = HttpOperationResult(statusCode: response.status, headers: response.headers, bodyStream: stream)
             }
             // The URL requested, as RetroSwift made it: parsed only if someone reads it.
-            result.setURL(string: params.urlString)
+            result.setURL(string: urlString)
             return result
         }
 
