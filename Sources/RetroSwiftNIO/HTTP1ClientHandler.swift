@@ -279,7 +279,8 @@
                 sink = .memory(MemorySink(buffer: context.channel.allocator.buffer(capacity: capacity)))
             }
             exchange.response = .receiving(sink, budget: checked.budget, status: status, headers: checked.headers)
-            armSilenceTimer(exchange, deadline: exchange.lastActivity + request.timeout)
+            // The body's silence timer is armed when this read ends with the body still arriving: a small response
+            // whole in one read (most of them) schedules no second timer.
         }
 
         private func receive(_ buffer: ByteBuffer, _ exchange: Exchange) {
@@ -353,8 +354,11 @@
                     // Handed back only now that every byte of this read was parsed: bytes past the response (a body
                     // after a 204) show up as an error first, and close the connection instead.
                     finishExchange(exchange, context: context)
-                } else if exchange.wantsRead {
-                    context.read()
+                } else {
+                    if case .receiving = exchange.response, !exchange.silenceTimerArmed {
+                        armSilenceTimer(exchange, deadline: exchange.lastActivity + exchange.call.request.timeout)
+                    }
+                    if exchange.wantsRead { context.read() }
                 }
             case .idle, .ready:
                 context.read()
@@ -407,6 +411,7 @@
         private func armSilenceTimer(_ exchange: Exchange, deadline: NIODeadline) {
             guard let context else { return }
             exchange.timer?.cancel()
+            exchange.silenceTimerArmed = true
             exchange.timer = context.eventLoop.assumeIsolated().scheduleTask(deadline: deadline) { [self] in
                 guard case .busy(let current) = state, current === exchange, case .receiving = exchange.response else { return }
                 let timeout = exchange.call.request.timeout
@@ -526,6 +531,8 @@
         var lastActivity: NIODeadline
         /// The head timer, then the body's silence timer.
         var timer: Scheduled<Void>?
+        /// Whether ``timer`` is the body's silence timer.
+        var silenceTimerArmed = false
         /// The call's decompression ratio, for a compressed body without a `Content-Length`.
         var ratioGuard: Int?
         var download: DownloadProgress?

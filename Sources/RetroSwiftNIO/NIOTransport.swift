@@ -166,6 +166,9 @@
             if let length = body.length, params.body != nil || method == .POST || method == .PUT || method == .PATCH {
                 // Without a length SwiftNIO's encoder would send these methods chunked, even empty.
                 headers.replaceOrAdd(name: "Content-Length", value: String(length))
+            } else if body.length == nil {
+                // A body of unknown length goes chunked, whatever the method (SwiftNIO's encoder frames only some).
+                headers.replaceOrAdd(name: "Transfer-Encoding", value: "chunked")
             }
             let destination: NIOResponseDestination
             switch params.responseDestination {
