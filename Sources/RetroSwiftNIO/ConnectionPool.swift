@@ -159,7 +159,11 @@
             let (failed, reconnect) = state.withLockedValue { state -> (NIOCall?, Bool) in
                 guard var origin = state.origins[key] else { return (owner, false) }
                 origin.open -= 1
-                defer { state.origins[key] = origin }
+                defer {
+                    // An origin nobody reaches leaves no entry behind.
+                    let isEmpty = origin.open == 0 && origin.waiters.isEmpty && origin.idle.isEmpty
+                    state.origins[key] = isEmpty ? nil : origin
+                }
                 if let owner { return (owner, false) }
                 let failed = origin.waiters.popFirst()
                 guard !origin.waiters.isEmpty, origin.open < limit(of: key), !state.isShutDown else { return (failed, false) }
@@ -213,7 +217,7 @@
                 guard state.connections.removeValue(forKey: ObjectIdentifier(connection)) != nil else { return false }
                 guard var origin = state.origins[key] else { return false }
                 defer {
-                    if origin.open == 0 && origin.waiters.isEmpty {
+                    if origin.open == 0 && origin.waiters.isEmpty && origin.idle.isEmpty {
                         state.origins[key] = nil
                     } else {
                         state.origins[key] = origin
