@@ -30,6 +30,10 @@ struct TransportConformanceTests {
             case .asyncHTTPClient:
                 return [:]
         #endif
+        #if NIO
+            case .nio:
+                return [:]
+        #endif
         }
     }
 

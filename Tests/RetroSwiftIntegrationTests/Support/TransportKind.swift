@@ -5,6 +5,9 @@ import RetroSwiftURLSession
 #if AsyncHTTPClient
     import RetroSwiftAsyncHTTPClient
 #endif
+#if NIO
+    import RetroSwiftNIO
+#endif
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
@@ -14,6 +17,9 @@ enum TransportKind: String, CaseIterable, CustomStringConvertible, Sendable {
     case urlSession
     #if AsyncHTTPClient
         case asyncHTTPClient
+    #endif
+    #if NIO
+        case nio
     #endif
 
     var description: String { rawValue }
@@ -43,6 +49,10 @@ enum TransportKind: String, CaseIterable, CustomStringConvertible, Sendable {
         #if AsyncHTTPClient
             case .asyncHTTPClient:
                 return AsyncHTTPClientTransport(temporaryDirectory: temporaryDirectory)
+        #endif
+        #if NIO
+            case .nio:
+                return NIOTransport(temporaryDirectory: temporaryDirectory)
         #endif
         }
     }
