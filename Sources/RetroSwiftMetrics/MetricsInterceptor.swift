@@ -9,7 +9,8 @@
     ///
     /// Every metric has the dimensions `http.request.method`, `server.address` and `server.port` (when the URL has a
     /// host) and `retroswift.endpoint` (`SchedulesApi.getSchedule`); the outcome's metrics add
-    /// `http.response.status_code` or `error.type` (the status code of a 4xx or 5xx, else the thrown error's type):
+    /// `http.response.status_code` or `error.type` (the status code of a 4xx or 5xx, else the thrown error's type; for a
+    /// `TransportError`, the transport's own error's, such as `URLError`):
     ///
     /// | metric | kind | what it counts |
     /// | --- | --- | --- |
@@ -69,7 +70,9 @@
                 }
                 return response
             } catch {
-                record(dimensions + [("error.type", String(describing: type(of: error)))], since: start, failed: true, factory)
+                // A transport's failure arrives wrapped in TransportError; its own type (URLError) says what happened.
+                let errorType = String(describing: type(of: (error as? TransportError)?.underlyingError ?? error))
+                record(dimensions + [("error.type", errorType)], since: start, failed: true, factory)
                 throw error
             }
         }

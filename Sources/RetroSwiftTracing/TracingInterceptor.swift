@@ -11,7 +11,8 @@
     ///   cardinality, as the conventions ask).
     /// - Attributes: `http.request.method`, `url.template`, `url.full` (secret query values redacted) with
     ///   `server.address` and `server.port` when RetroSwift knows the base URL, `http.response.status_code`, `error.type` (the
-    ///   status code, or the error's type), and `retroswift.endpoint`.
+    ///   status code, or the error's type: for a `TransportError`, the transport's own error's, such as `URLError`), and
+    ///   `retroswift.endpoint`.
     /// - Status: error for a status of 400 or more and for a call that got no response, whose error is recorded.
     /// - Place it after `RetryInterceptor` for one span per attempt, before it for one span per call; after
     ///   `BearerAuthInterceptor`, each authentication retry is its own span too.
@@ -74,7 +75,8 @@
                 }
                 return response
             } catch {
-                span.attributes["error.type"] = String(describing: type(of: error))
+                // A transport's failure arrives wrapped in TransportError; its own type (URLError) says what happened.
+                span.attributes["error.type"] = String(describing: type(of: (error as? TransportError)?.underlyingError ?? error))
                 span.recordError(error)
                 span.setStatus(SpanStatus(code: .error))
                 throw error
