@@ -5,7 +5,7 @@
     import NIOPosix
     import NIOSSL
     import NIOTLS
-    import RetroSwift
+    @_spi(Transport) import RetroSwift
 
     /// Runs the calls of one connection, one at a time, on its event loop: writes the request, reads the response as
     /// far as its reader wants it, keeps the call's timeout and limits, and hands the connection back to the pool or
@@ -122,7 +122,7 @@
                 pool.release(connection)
                 return
             }
-            let exchange = Exchange(call: call, reused: served > 0, now: .now())
+            let exchange = Exchange(call: call, reused: served > 0, now: .now(), eventLoop: context.eventLoop)
             state = .busy(exchange)
             write(exchange, context: context)
             exchange.timer = context.eventLoop.assumeIsolated().scheduleTask(deadline: call.headDeadline) { [self] in
@@ -182,11 +182,70 @@
                 }
                 context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
                 exchange.requestSent = true
-            case .chunks(let length, let makeSource):
+            case .file(let length, let makeSource):
                 context.flush()
                 request.progress?.reportUpload(completed: 0, expected: length)
                 pump(makeSource(), exchange: exchange, sent: 0, length: length)
+            case .stream(let length, let chunks):
+                context.flush()
+                request.progress?.reportUpload(completed: 0, expected: length)
+                pump(chunks, exchange: exchange, length: length, context: context)
             }
+        }
+
+        /// Sends a body of asynchronous chunks: a task (only bodies of this kind have one) iterates the sequence, and
+        /// each chunk is written on the event loop, the next one asked for only once the connection has taken it, so at
+        /// most one chunk is in memory and a slow server slows the producer. The task ends with the exchange.
+        private func pump(
+            _ chunks: HTTPRequestBodyStream, exchange: Exchange, length: Int64?, context: ChannelHandlerContext
+        ) {
+            let eventLoop = context.eventLoop
+            let bound = NIOLoopBound((self, exchange), eventLoop: eventLoop)
+            let progress = exchange.call.request.progress
+            exchange.upload = Task {
+                var sent: Int64 = 0
+                do {
+                    for try await chunk in chunks {
+                        sent += Int64(chunk.count)
+                        if let length, sent > length { throw NIOTransportFailure.bodyLengthMismatch(expected: length, sent: sent) }
+                        // An empty chunk would end a chunked body early: it is skipped.
+                        guard !chunk.isEmpty else { continue }
+                        try await eventLoop.flatSubmit { bound.value.0.writeUploadChunk(chunk, bound.value.1) }.get()
+                        progress?.reportUpload(completed: sent, expected: length)
+                    }
+                    if let length, sent != length { throw NIOTransportFailure.bodyLengthMismatch(expected: length, sent: sent) }
+                    eventLoop.execute { bound.value.0.endUpload(bound.value.1) }
+                } catch {
+                    eventLoop.execute { bound.value.0.uploadFailed(bound.value.1, error) }
+                }
+            }
+        }
+
+        /// Writes one chunk of a streamed body; the future completes once the connection took it, and fails when the
+        /// exchange is over (the pump then stops).
+        private func writeUploadChunk(_ chunk: Data, _ exchange: Exchange) -> EventLoopFuture<Void> {
+            guard case .busy(let current) = state, current === exchange, let context else {
+                return exchange.eventLoop.makeFailedFuture(CancellationError())
+            }
+            let written = context.eventLoop.makePromise(of: Void.self)
+            context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: chunk)))), promise: written)
+            return written.futureResult
+        }
+
+        /// The streamed body ended as it should: the request is whole.
+        private func endUpload(_ exchange: Exchange) {
+            exchange.upload = nil
+            guard case .busy(let current) = state, current === exchange, let context else { return }
+            context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+            exchange.requestSent = true
+        }
+
+        /// The streamed body failed (its sequence threw, or did not add up to its length): the half-sent request cannot
+        /// go on.
+        private func uploadFailed(_ exchange: Exchange, _ error: any Error) {
+            exchange.upload = nil
+            guard case .busy(let current) = state, current === exchange else { return }
+            fail(exchange, (error as? NIOTransportFailure) ?? .refused(error))
         }
 
         /// Sends the body from `source` chunk by chunk: each is read on the thread pool, written, and the next read only
@@ -370,6 +429,8 @@
 
         /// The exchange is over: the connection goes back to the pool if it can take another request.
         private func finishExchange(_ exchange: Exchange, context: ChannelHandlerContext) {
+            // The server answered before the streamed body ended: the rest is not wanted (and the connection closes).
+            exchange.upload?.cancel()
             guard exchange.keepAlive, exchange.requestSent, let connection else {
                 close(context: context)
                 return
@@ -473,6 +534,9 @@
         private func fail(_ exchange: Exchange, _ failure: NIOTransportFailure) {
             exchange.timer?.cancel()
             exchange.timer = nil
+            // A body still being produced is not wanted any more.
+            exchange.upload?.cancel()
+            exchange.upload = nil
             let call = exchange.call
             switch exchange.response {
             case .awaitingHead:
@@ -536,11 +600,16 @@
         /// The call's decompression ratio, for a compressed body without a `Content-Length`.
         var ratioGuard: Int?
         var download: DownloadProgress?
+        /// The task sending a streamed request body, while it runs.
+        var upload: Task<Void, Never>?
+        /// The loop the exchange runs on.
+        let eventLoop: any EventLoop
 
-        init(call: NIOCall, reused: Bool, now: NIODeadline) {
+        init(call: NIOCall, reused: Bool, now: NIODeadline, eventLoop: any EventLoop) {
             self.call = call
             self.reused = reused
             self.lastActivity = now
+            self.eventLoop = eventLoop
         }
 
         /// Whether the socket should be read: not while a stream's reader or the file is behind.

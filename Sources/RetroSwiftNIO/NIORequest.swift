@@ -2,7 +2,7 @@
     import Foundation
     import NIOCore
     import NIOHTTP1
-    import RetroSwift
+    @_spi(Transport) import RetroSwift
 
     /// One call as the connection layer sends it: everything the pool, the connection and its handlers need, and nothing
     /// of RetroSwift's request type, which only `NIOTransport.swift` reads (so a change of that type touches one file).
@@ -57,24 +57,28 @@
         case none
         /// Bytes in memory, written with the head in one flush.
         case bytes(ByteBuffer)
-        /// Bytes read in chunks by blocking reads (files on disk), which run on NIOPosix's thread pool, never on the event
-        /// loop; `length` is `nil` for a body sent chunked. `makeSource` is called once per attempt, so a retried request
-        /// reads its body again from the start.
-        case chunks(length: Int64?, makeSource: @Sendable () -> BlockingChunkSource)
+        /// A file on disk, read in chunks by blocking reads on NIOPosix's thread pool, never on the event loop, and sent
+        /// with its size as `Content-Length`. `makeSource` is called once per attempt, so a retried request reads the
+        /// file again from the start.
+        case file(length: Int64, makeSource: @Sendable () -> BlockingChunkSource)
+        /// Chunks of an asynchronous sequence (a multipart form, a `@RawBody` stream), iterated afresh for each attempt
+        /// and written as the connection takes them; sent chunked when `length` is `nil`.
+        case stream(length: Int64?, chunks: HTTPRequestBodyStream)
 
         /// The body's size, when known.
         var length: Int64? {
             switch self {
             case .none: 0
             case .bytes(let buffer): Int64(buffer.readableBytes)
-            case .chunks(let length, _): length
+            case .file(let length, _): length
+            case .stream(let length, _): length
             }
         }
     }
 
     /// Hands out a body's chunks with blocking reads; one job at a time reads it.
     // @unchecked Sendable: `read` is only ever called from one thread-pool job at a time, each started after the
-    // previous one completed (RequestBodyWriter sequences them through event-loop futures), so its state is never
+    // previous one completed (the handler's pump sequences them through event-loop futures), so its state is never
     // touched concurrently.
     final class BlockingChunkSource: @unchecked Sendable {
         private let read: () throws -> Data?
@@ -86,6 +90,33 @@
         /// The next chunk, `nil` at the end.
         func next() throws -> Data? {
             try read()
+        }
+    }
+
+    /// Reads a request body's file in chunks, opening it at the first read and closing it at the end (or when dropped).
+    final class FileChunkReader {
+        /// How much one read takes: large enough that a big file needs few thread-pool jobs, small enough to stay light.
+        static let chunkSize = 256 * 1024
+        private let url: URL
+        private var handle: FileHandle?
+        private var isAtEnd = false
+
+        init(url: URL) {
+            self.url = url
+        }
+
+        /// The next chunk, `nil` at the end of the file.
+        func read() throws -> Data? {
+            guard !isAtEnd else { return nil }
+            let handle = try handle ?? FileHandle(forReadingFrom: url)
+            self.handle = handle
+            guard let chunk = try handle.read(upToCount: Self.chunkSize), !chunk.isEmpty else {
+                isAtEnd = true
+                self.handle = nil
+                try handle.close()
+                return nil
+            }
+            return chunk
         }
     }
 

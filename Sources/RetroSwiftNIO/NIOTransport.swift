@@ -3,7 +3,7 @@
     import NIOCore
     import NIOHTTP1
     import NIOPosix
-    import RetroSwift
+    @_spi(Transport) import RetroSwift
 
     /// RetroSwift's own `HttpTransport` on SwiftNIO, for servers on Linux: HTTP/1.1 with keep-alive over a pool of
     /// connections per origin, TLS by SwiftNIO SSL with the server's chain verified by swift-certificates, gzip and
@@ -14,8 +14,10 @@
     /// cancelling the calling task closes the connection at once and throws `CancellationError`; `ResponseLimits` are
     /// counted as the bytes arrive, after decompression; a streamed body is read from the socket only as fast as its
     /// reader reads it, and every part that arrived before a failure reaches the reader before the error;
-    /// `DownloadedFile` bodies are written to ``temporaryDirectory`` by NIOPosix's thread pool, and file and multipart
-    /// request bodies read from disk there, never on the event loop or the cooperative pool.
+    /// `DownloadedFile` bodies are written to ``temporaryDirectory`` by NIOPosix's thread pool, and file request bodies
+    /// read from disk there, never on the event loop or the cooperative pool. A request body that is a stream (a
+    /// multipart form, a `@RawBody` stream) is read by a task of its own, a chunk at a time as the connection takes
+    /// them, and sent chunked when its length is unknown.
     ///
     /// A domain's `ServerTrust` is enforced fully on Linux: its certificate authorities replace the system's, and its
     /// public-key pins must match a certificate of the chain as verified (leaf, intermediates or root), on every kind of
@@ -27,7 +29,7 @@
     /// connection as the request went out) is sent once more on a new connection, but only when its method is
     /// idempotent: a `POST` is never sent twice. Redirects are returned to RetroSwift, which follows them by its
     /// `RedirectPolicy`. HTTP/2, proxies and client certificates are not supported.
-    public final class NIOTransport: ConfigurableHTTPTransport {
+    public final class NIOTransport: HttpTransport, ServerTrustEnforcing {
         /// How the transport connects: where its connections run, how many there may be, and how long they wait.
         public struct Configuration: Sendable {
             /// The event loops connections run on; SwiftNIO's process-wide `MultiThreadedEventLoopGroup.singleton` by
@@ -67,8 +69,6 @@
             }
         }
 
-        /// Where the domain's configuration is kept.
-        public let configuration = HTTPTransportConfigurationStore()
         /// How the transport connects.
         public let settings: Configuration
         /// The timeout used when neither the endpoint nor the domain sets one: the longest wait for the head
@@ -103,7 +103,7 @@
 
         /// Certificate authorities of the domain's own and public-key pins, both checked against the chain the
         /// transport verified; on platforms other than Linux, authorities only.
-        public var serverTrustSupport: ServerTrustSupport { TLSConnector.support }
+        @_spi(Transport) public var serverTrustSupport: ServerTrustSupport { TLSConnector.support }
 
         /// Closes every connection and fails the calls waiting for one; calls made afterwards fail. A transport that
         /// lives as long as the process needs no shutdown.
@@ -119,13 +119,12 @@
         /// - Returns: The status, headers and body, and the URL requested.
         /// - Throws: `URLError` when no response arrived (`.timedOut` when the head or the body is silent for longer
         ///   than the timeout), `CancellationError` when the calling task was cancelled, `RequestError` for a response
-        ///   refused by RetroSwift's rules.
+        ///   refused by RetroSwift's rules, for a request without a base URL (a domain without one, on a transport nobody
+        ///   configured), and for a request body stream whose chunks do not add up to its declared length.
         public func sendRequest(with params: HttpRequestParams) async throws -> HttpOperationResult {
             let pool = pool
-            // Made once: the request target is split from it, and the result reports it.
-            let urlString = params.urlString
             do {
-                let request = try makeRequest(params, urlString: urlString)
+                let request = try makeRequest(params)
                 let call = NIOCall(request: request, headDeadline: .now() + request.timeout)
                 let response = try await withTaskCancellationHandler {
                     try await withCheckedThrowingContinuation { continuation in
@@ -134,7 +133,7 @@
                 } onCancel: {
                     call.cancel(pool: pool)
                 }
-                return Self.result(of: response, urlString: urlString)
+                return Self.result(of: response)
             } catch {
                 throw Self.translate(error, params)
             }
@@ -142,8 +141,15 @@
 
         // MARK: RetroSwift's request, as the connection layer sends it
 
-        private func makeRequest(_ params: HttpRequestParams, urlString: String) throws -> NIORequest {
-            guard let target = RequestTarget(urlString) else { throw URLError(.unsupportedURL) }
+        private func makeRequest(_ params: HttpRequestParams) throws -> NIORequest {
+            // Split by hand from the string RetroSwift made, never parsed by Foundation: the pool's key and the request
+            // line come from it.
+            let urlString = params.urlString
+            guard let target = RequestTarget(urlString) else {
+                // RetroSwift hands a relative URL (the path alone) only when nobody told it a base URL.
+                if urlString.hasPrefix("/") { throw RequestError.missingBaseURL(of: params) }
+                throw URLError(.unsupportedURL)
+            }
             let method = NIOHTTP1.HTTPMethod(rawValue: params.method.rawValue)
             let fields = params.headerFields
             var headers = HTTPHeaders()
@@ -151,17 +157,18 @@
             headers.add(name: "Host", value: target.hostField)
             for field in fields { headers.add(name: field.name, value: field.value) }
             let body: NIORequestBody
-            switch params.body?.content {
+            switch params.body {
             case nil:
                 body = .none
-            case .data(let data):
+            case .bytes(let data):
                 body = .bytes(ByteBuffer(bytes: data))
-            case .some:
-                let requestBody = params.body!
-                body = .chunks(length: try requestBody.contentLength()) {
-                    let reader = requestBody.makeReader()
+            case .file(let url):
+                body = .file(length: try HTTPRequestBody.file(url).length() ?? 0) {
+                    let reader = FileChunkReader(url: url)
                     return BlockingChunkSource { try reader.read() }
                 }
+            case .stream(let stream):
+                body = .stream(length: stream.length, chunks: stream)
             }
             if let length = body.length, params.body != nil || method == .POST || method == .PUT || method == .PATCH {
                 // Without a length SwiftNIO's encoder would send these methods chunked, even empty.
@@ -204,20 +211,15 @@
 
         // MARK: The connection layer's answer, as RetroSwift takes it
 
-        private static func result(of response: NIOResponse, urlString: String) -> HttpOperationResult {
-            var result: HttpOperationResult
+        private static func result(of response: NIOResponse) -> HttpOperationResult {
+            // The URL is left to RetroSwift, which fills in the one it requested: the transport follows no redirect.
+            let body: HttpOperationResult.Body
             switch response.body {
-            case .bytes(let buffer):
-                result = HttpOperationResult(
-                    statusCode: response.status, headers: response.headers, body: Data(buffer.readableBytesView))
-            case .file(let url):
-                result = HttpOperationResult(statusCode: response.status, headers: response.headers, downloadedFileURL: url)
-            case .stream(let stream):
-                result = HttpOperationResult(statusCode: response.status, headers: response.headers, bodyStream: stream)
+            case .bytes(let buffer): body = .bytes(Data(buffer.readableBytesView))
+            case .file(let url): body = .file(url)
+            case .stream(let stream): body = .stream(stream)
             }
-            // The URL requested, as RetroSwift made it: parsed only if someone reads it.
-            result.setURL(string: urlString)
-            return result
+            return HttpOperationResult(statusCode: response.status, headers: response.headers, body: body)
         }
 
         /// Maps the connection layer's failures onto the errors the other transports throw, by type.
@@ -244,6 +246,10 @@
                     .responseTooLarge,
                     "the body passed ResponseLimits.maxDecompressionRatio: \(ratio) times its \(compressedBytes) compressed bytes so far")
             case .refused(let refusal): return refusal
+            case .bodyLengthMismatch(let expected, let sent):
+                return RequestError(
+                    .invalidValue, endpoint: params.endpoint,
+                    reason: "the request body stream declared \(expected) bytes and brought \(sent > expected ? "more" : "\(sent)")")
             case .cancelled: return CancellationError()
             case .shutDown:
                 return URLError(.cancelled, userInfo: [NSLocalizedDescriptionKey: "the NIOTransport was shut down"])

@@ -29,6 +29,8 @@
         /// RetroSwift's checks refused the response (its head, or a body over its limits), or the request body's own file
         /// could not be read: the error is the one to throw.
         case refused(any Error)
+        /// A request body stream brought more or fewer bytes than the length it declared.
+        case bodyLengthMismatch(expected: Int64, sent: Int64)
         /// The calling task was cancelled, or the reader left the stream.
         case cancelled
         /// The transport was shut down.

@@ -3,7 +3,7 @@
     import NIOConcurrencyHelpers
     import NIOCore
     import NIOSSL
-    import RetroSwift
+    @_spi(Transport) import RetroSwift
     import SwiftASN1
     import X509
 

@@ -30,6 +30,11 @@
             @Get("/items/{id}") var item: (ItemRequest) async throws -> Item
             @Post("/items/{id}") var create: (ItemRequest) async throws -> Item
             @Get("/bytes", timeout: .infinity) var bytes: () async throws -> HTTPBodyStream
+            @Post("/log") var log: (LogRequest) async throws -> Empty
+        }
+
+        struct LogRequest {
+            @RawBody(contentType: "text/plain") var lines = HTTPRequestBodyStream(length: nil) { AsyncStream<Data> { $0.finish() } }
         }
 
         static func itemAnswer(_ request: RecordedRequest, ending: RawResponse.Ending = .keepOpen) -> RawResponse {
@@ -181,6 +186,45 @@
             #expect(error?.code == .cancelled)
             #expect(open == 0)
             #expect(server.requests.count == 1)
+        }
+
+        @Test("a domain without a base URL, on a transport nobody configured, fails naming the fix and sends nothing")
+        func missingBaseURL() async throws {
+            // Given: neither the domain nor the transport knows where to send, so RetroSwift hands over the path alone
+            let server = try await TestServer.start { _ in .json(#"{"id":"1"}"#) }
+            defer { Task { await server.stop() } }
+            let api = Api(transport: NIOTransport())
+
+            // When
+            let error = await #expect(throws: RequestError.self) { _ = try await api.item(ItemRequest(id: "1")) }
+
+            // Then
+            #expect(error?.kind == .transportNotConfigured)
+            #expect(error?.description.contains("setConfiguration(baseURL:sharedHeaders:)") == true)
+            #expect(server.requests.isEmpty)
+        }
+
+        @Test("a request body stream that brings fewer or more bytes than its length fails the call", arguments: [3, 40])
+        func streamLengthMismatch(declared: Int) async throws {
+            // Given: a stream of 10 bytes that declares another length
+            let server = try await TestServer.start { _ in .json(#"{"id":"1"}"#) }
+            defer { Task { await server.stop() } }
+            let api = Self.api(NIOTransport(), server)
+            let lines = HTTPRequestBodyStream(length: Int64(declared)) {
+                AsyncStream<Data> { continuation in
+                    continuation.yield(Data("01234".utf8))
+                    continuation.yield(Data("56789".utf8))
+                    continuation.finish()
+                }
+            }
+
+            // When
+            let error = await #expect(throws: RequestError.self) { _ = try await api.log(LogRequest(lines: lines)) }
+
+            // Then: refused as the caller's mistake, and no whole request reached the server
+            #expect(error?.kind == .invalidValue)
+            #expect(error?.description.contains("declared \(declared) bytes") == true)
+            #expect(server.requests.isEmpty)
         }
 
         @Test(
