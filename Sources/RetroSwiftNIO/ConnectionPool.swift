@@ -8,7 +8,10 @@
     /// waiting for one, each until its head deadline.
     ///
     /// Its state is behind one lock, touched briefly by calls from any thread and by connections from their event loops;
-    /// connections and calls are told what to do after the lock is released.
+    /// connections and calls are told what to do after the lock is released. Each origin's part of it is an object that
+    /// its connections point to, so that handing a connection back looks nothing up, and a call finds its origin by
+    /// comparing its key with the last one used before it hashes anything (a `ServerTrust` hashes every byte of its
+    /// certificates).
     final class ConnectionPool: Sendable {
         /// What the pool was configured with.
         struct Settings: Sendable {
@@ -19,20 +22,29 @@
             var connectTimeout: TimeAmount
         }
 
-        private struct Origin {
-            /// Connections waiting for a call, the most recently used last (reused first, so the others can idle out).
-            var idle: [HTTP1Connection] = []
-            /// Connections open or being opened, counted against the limit.
-            var open = 0
-            /// Calls waiting for a connection, in the order they came.
-            var waiters = CircularBuffer<NIOCall>()
-        }
-
         private struct State {
-            var origins: [OriginKey: Origin] = [:]
+            var origins: [OriginKey: OriginPool] = [:]
+            /// The origin the last call went to: most transports talk to one.
+            var lastOrigin: OriginPool?
             /// Every connection open, to close them at shutdown.
             var connections: [ObjectIdentifier: HTTP1Connection] = [:]
             var isShutDown = false
+
+            /// The origin of `key`, made when none is open.
+            mutating func origin(of key: OriginKey) -> OriginPool {
+                if let lastOrigin, lastOrigin.key == key { return lastOrigin }
+                let origin = origins[key] ?? OriginPool(key: key)
+                origins[key] = origin
+                lastOrigin = origin
+                return origin
+            }
+
+            /// Drops `origin` once nothing is open or waiting there: an origin nobody reaches leaves no entry behind.
+            mutating func dropIfUnused(_ origin: OriginPool) {
+                guard origin.open == 0, origin.waiters.isEmpty, origin.idle.isEmpty else { return }
+                if origins[origin.key] === origin { origins[origin.key] = nil }
+                if lastOrigin === origin { lastOrigin = nil }
+            }
         }
 
         let settings: Settings
@@ -56,18 +68,17 @@
         func lease(_ call: NIOCall, freshConnection: Bool = false) {
             enum Next {
                 case run(HTTP1Connection)
-                case connect(owner: NIOCall?)
+                case connect(OriginPool, owner: NIOCall?)
                 case wait
                 case fail(NIOTransportFailure)
             }
             let key = call.request.origin
             let next = state.withLockedValue { state -> Next in
                 if state.isShutDown { return .fail(.shutDown) }
-                var origin = state.origins[key] ?? Origin()
-                defer { state.origins[key] = origin }
+                let origin = state.origin(of: key)
                 if freshConnection {
                     origin.open += 1
-                    return .connect(owner: call)
+                    return .connect(origin, owner: call)
                 }
                 while let connection = origin.idle.popLast() {
                     // A connection the server closed while idle is never handed out, even before its handler has seen
@@ -77,16 +88,16 @@
                 origin.waiters.append(call)
                 if origin.open < limit(of: key) {
                     origin.open += 1
-                    return .connect(owner: nil)
+                    return .connect(origin, owner: nil)
                 }
                 return .wait
             }
             switch next {
             case .run(let connection):
                 connection.run(call)
-            case .connect(let owner):
+            case .connect(let origin, let owner):
                 startWaiting(call)
-                connect(key, owner: owner)
+                connect(origin, owner: owner)
             case .wait:
                 startWaiting(call)
             case .fail(let failure):
@@ -113,24 +124,23 @@
 
         private func remove(waiter call: NIOCall) -> Bool {
             state.withLockedValue { state in
-                let key = call.request.origin
-                guard var origin = state.origins[key], let index = origin.waiters.firstIndex(where: { $0 === call }) else {
-                    return false
-                }
+                guard let origin = state.origins[call.request.origin],
+                    let index = origin.waiters.firstIndex(where: { $0 === call })
+                else { return false }
                 origin.waiters.remove(at: index)
-                state.origins[key] = origin
+                state.dropIfUnused(origin)
                 return true
             }
         }
 
         // MARK: Connections
 
-        private func connect(_ key: OriginKey, owner: NIOCall?) {
+        private func connect(_ origin: OriginPool, owner: NIOCall?) {
             let eventLoop = settings.group.next()
-            HTTP1Connection.connect(to: key, on: eventLoop, pool: self) { [self] result in
+            HTTP1Connection.connect(to: origin, on: eventLoop, pool: self) { [self] result in
                 switch result {
                 case .success(let connection): connected(connection, owner: owner)
-                case .failure(let failure): connectFailed(key, failure, owner: owner)
+                case .failure(let failure): connectFailed(origin, failure, owner: owner)
                 }
             }
         }
@@ -153,25 +163,22 @@
             }
         }
 
-        private func connectFailed(_ key: OriginKey, _ failure: NIOTransportFailure, owner: NIOCall?) {
+        private func connectFailed(_ origin: OriginPool, _ failure: NIOTransportFailure, owner: NIOCall?) {
             // The failure answers the call that asked for the connection, or the first waiting; the next waiting call,
             // if any, gets an attempt of its own, so that every call learns the outcome promptly.
             let (failed, reconnect) = state.withLockedValue { state -> (NIOCall?, Bool) in
-                guard var origin = state.origins[key] else { return (owner, false) }
                 origin.open -= 1
-                defer {
-                    // An origin nobody reaches leaves no entry behind.
-                    let isEmpty = origin.open == 0 && origin.waiters.isEmpty && origin.idle.isEmpty
-                    state.origins[key] = isEmpty ? nil : origin
-                }
+                defer { state.dropIfUnused(origin) }
                 if let owner { return (owner, false) }
                 let failed = origin.waiters.popFirst()
-                guard !origin.waiters.isEmpty, origin.open < limit(of: key), !state.isShutDown else { return (failed, false) }
+                guard !origin.waiters.isEmpty, origin.open < limit(of: origin.key), !state.isShutDown else {
+                    return (failed, false)
+                }
                 origin.open += 1
                 return (failed, true)
             }
             failed?.finish(.failure(failure))
-            if reconnect { connect(key, owner: nil) }
+            if reconnect { connect(origin, owner: nil) }
         }
 
         /// A connection is free again: it runs the first waiting call, or waits for one.
@@ -181,10 +188,9 @@
                 case idle
                 case close
             }
-            let key = connection.key
+            let origin = connection.origin
             let next = state.withLockedValue { state -> Next in
-                guard !state.isShutDown, var origin = state.origins[key] else { return .close }
-                defer { state.origins[key] = origin }
+                guard !state.isShutDown else { return .close }
                 if let waiter = origin.waiters.popFirst() { return .run(waiter) }
                 origin.idle.append(connection)
                 return .idle
@@ -198,13 +204,10 @@
 
         /// Closes `connection` if it is still idle: its idle timeout passed.
         func closeIfIdle(_ connection: HTTP1Connection) {
-            let removed = state.withLockedValue { state -> Bool in
-                let key = connection.key
-                guard var origin = state.origins[key], let index = origin.idle.firstIndex(where: { $0 === connection }) else {
-                    return false
-                }
+            let origin = connection.origin
+            let removed = state.withLockedValue { _ -> Bool in
+                guard let index = origin.idle.firstIndex(where: { $0 === connection }) else { return false }
                 origin.idle.remove(at: index)
-                state.origins[key] = origin
                 return true
             }
             if removed { connection.close() }
@@ -212,24 +215,17 @@
 
         /// `connection` closed, or will: it leaves the pool, and a waiting call may get a new one in its place.
         func remove(_ connection: HTTP1Connection) {
-            let key = connection.key
+            let origin = connection.origin
             let reconnect = state.withLockedValue { state -> Bool in
                 guard state.connections.removeValue(forKey: ObjectIdentifier(connection)) != nil else { return false }
-                guard var origin = state.origins[key] else { return false }
-                defer {
-                    if origin.open == 0 && origin.waiters.isEmpty && origin.idle.isEmpty {
-                        state.origins[key] = nil
-                    } else {
-                        state.origins[key] = origin
-                    }
-                }
+                defer { state.dropIfUnused(origin) }
                 origin.open -= 1
                 origin.idle.removeAll { $0 === connection }
-                guard !origin.waiters.isEmpty, origin.open < limit(of: key), !state.isShutDown else { return false }
+                guard !origin.waiters.isEmpty, origin.open < limit(of: origin.key), !state.isShutDown else { return false }
                 origin.open += 1
                 return true
             }
-            if reconnect { connect(key, owner: nil) }
+            if reconnect { connect(origin, owner: nil) }
         }
 
         // MARK: Shutdown
@@ -238,8 +234,11 @@
         func shutdown() async throws {
             let (waiters, connections) = state.withLockedValue { state -> ([NIOCall], [HTTP1Connection]) in
                 state.isShutDown = true
-                let waiters = state.origins.values.flatMap { Array($0.waiters) }
-                for key in state.origins.keys { state.origins[key]?.waiters.removeAll() }
+                var waiters: [NIOCall] = []
+                for origin in state.origins.values {
+                    waiters += origin.waiters
+                    origin.waiters.removeAll()
+                }
                 return (waiters, Array(state.connections.values))
             }
             for waiter in waiters { waiter.finish(.failure(NIOTransportFailure.shutDown)) }
@@ -247,6 +246,23 @@
                 connection.close()
                 try? await connection.channel.closeFuture.get()
             }
+        }
+    }
+
+    /// One origin's part of the pool: its idle connections, how many are open, and the calls waiting.
+    // @unchecked Sendable: every property is read and written only under ConnectionPool's lock; connections hold a
+    // reference to it (to find their origin without a look-up) but never touch it themselves.
+    final class OriginPool: @unchecked Sendable {
+        let key: OriginKey
+        /// Connections waiting for a call, the most recently used last (reused first, so the others can idle out).
+        var idle: [HTTP1Connection] = []
+        /// Connections open or being opened, counted against the limit.
+        var open = 0
+        /// Calls waiting for a connection, in the order they came.
+        var waiters = CircularBuffer<NIOCall>()
+
+        init(key: OriginKey) {
+            self.key = key
         }
     }
 #endif

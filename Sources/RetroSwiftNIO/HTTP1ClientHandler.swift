@@ -22,14 +22,16 @@
             case connecting(handshakeTimer: Scheduled<Void>?)
             /// Reported to the pool, which has not handed it a call or kept it idle yet.
             case ready
-            /// In the pool without a call, reading so as to see the server close it, until the idle timer closes it.
-            case idle(timer: Scheduled<Void>)
+            /// In the pool without a call since then, reading so as to see the server close it, until the idle timeout
+            /// closes it.
+            case idle(since: NIODeadline)
             /// Running a call.
             case busy(Exchange)
             /// Closed, or closing.
             case closed
         }
 
+        private let origin: OriginPool
         private let key: OriginKey
         private let pool: ConnectionPool
         private let verdict: TrustVerdict
@@ -42,12 +44,23 @@
         /// How many exchanges completed here: a failure on a connection that served one before may be the server
         /// closing it under us, and an idempotent request is then sent once more on a new one.
         private var served = 0
+        /// The connection's one timer, for whatever is due first: the call's head deadline, the body's silence, the idle
+        /// timeout. Scheduling and cancelling a timer per call costs allocations and a lock of the event loop's; this
+        /// one is armed only when nothing is scheduled at or before the new deadline, and when it fires it checks what
+        /// is due and arms itself again for what is not. With the same timeout on every call it is scheduled about once
+        /// per timeout, however many calls the connection runs.
+        private var timer: Scheduled<Void>?
+        /// When ``timer`` fires.
+        private var timerDeadline = NIODeadline.distantFuture
+        /// Counts the timers armed, so that one cancelled too late to stop it does nothing when it runs.
+        private var timerGeneration = 0
 
         init(
-            key: OriginKey, pool: ConnectionPool, verdict: TrustVerdict, compressedBytes: CompressedBodyCounter,
+            origin: OriginPool, pool: ConnectionPool, verdict: TrustVerdict, compressedBytes: CompressedBodyCounter,
             report: @escaping @Sendable (Result<HTTP1Connection, NIOTransportFailure>) -> Void
         ) {
-            self.key = key
+            self.origin = origin
+            self.key = origin.key
             self.pool = pool
             self.verdict = verdict
             self.compressedBytes = compressedBytes
@@ -91,7 +104,7 @@
         private func becomeReady(context: ChannelHandlerContext) {
             if case .connecting(let timer) = state { timer?.cancel() }
             state = .ready
-            let connection = HTTP1Connection(channel: context.channel, key: key, handler: self)
+            let connection = HTTP1Connection(channel: context.channel, origin: origin, handler: self)
             self.connection = connection
             // The pool answers at once, on this loop: it runs a call here, or keeps the connection idle.
             report(.success(connection))
@@ -109,8 +122,7 @@
         /// Runs `call`; a connection that closed on its way here sends it back to the pool, nothing written.
         func start(_ call: NIOCall, on connection: HTTP1Connection) {
             switch state {
-            case .ready: break
-            case .idle(let timer): timer.cancel()
+            case .ready, .idle: break
             case .connecting, .busy, .closed:
                 // Nothing of it was written, so any request may go again, on another connection.
                 if !call.isCancelled { pool.lease(call) }
@@ -125,10 +137,7 @@
             let exchange = Exchange(call: call, reused: served > 0, now: .now(), eventLoop: context.eventLoop)
             state = .busy(exchange)
             write(exchange, context: context)
-            exchange.timer = context.eventLoop.assumeIsolated().scheduleTask(deadline: call.headDeadline) { [self] in
-                guard case .busy(let current) = state, current === exchange, case .awaitingHead = exchange.response else { return }
-                fail(exchange, .timedOut)
-            }
+            arm(at: call.headDeadline, context: context)
             context.read()
         }
 
@@ -141,10 +150,9 @@
         /// The pool keeps this connection: it reads, to see the server close it, until the idle timeout closes it.
         func becomeIdle(_ connection: HTTP1Connection) {
             guard case .ready = state, let context else { return }
-            let timer = context.eventLoop.assumeIsolated().scheduleTask(in: pool.settings.idleTimeout) { [pool] in
-                pool.closeIfIdle(connection)
-            }
-            state = .idle(timer: timer)
+            let now = NIODeadline.now()
+            state = .idle(since: now)
+            arm(at: now + pool.settings.idleTimeout, context: context)
             context.read()
         }
 
@@ -334,8 +342,9 @@
                         bound.value.0.fileCaughtUp(bound.value.1)
                     })
             default:
+                // Collected straight into the `Data` RetroSwift takes: one allocation and one copy of each part.
                 let capacity = contentLength.map { Int(clamping: min($0, 1 << 20)) } ?? 0
-                sink = .memory(MemorySink(buffer: context.channel.allocator.buffer(capacity: capacity)))
+                sink = .memory(MemorySink(capacity: capacity))
             }
             exchange.response = .receiving(sink, budget: checked.budget, status: status, headers: checked.headers)
             // The body's silence timer is armed when this read ends with the body still arriving: a small response
@@ -364,7 +373,7 @@
             exchange.download?.add(size)
             switch sink {
             case .memory(let memory):
-                memory.buffer.writeImmutableBuffer(buffer)
+                memory.append(buffer)
             case .stream(let stream):
                 // Offered as it arrives, in order: what came before a failure reaches the reader before the error.
                 if !stream.writer.offer(Data(buffer.readableBytesView)) { stream.paused = true }
@@ -378,14 +387,12 @@
                 fail(exchange, .malformed(.unknown))
                 return
             }
-            exchange.timer?.cancel()
-            exchange.timer = nil
             exchange.response = .complete
             let download = exchange.download
             switch sink {
             case .memory(let memory):
                 download?.finish()
-                exchange.call.finish(.success(NIOResponse(status: status, headers: headers, body: .bytes(memory.buffer))))
+                exchange.call.finish(.success(NIOResponse(status: status, headers: headers, body: .bytes(memory.data))))
             case .stream(let stream):
                 download?.finish()
                 stream.writer.finish()
@@ -414,8 +421,10 @@
                     // after a 204) show up as an error first, and close the connection instead.
                     finishExchange(exchange, context: context)
                 } else {
-                    if case .receiving = exchange.response, !exchange.silenceTimerArmed {
-                        armSilenceTimer(exchange, deadline: exchange.lastActivity + exchange.call.request.timeout)
+                    if case .receiving = exchange.response {
+                        // The body's silence is bounded from its last byte; usually the timer armed for the head is
+                        // due earlier already, and this costs one comparison.
+                        arm(at: exchange.lastActivity + exchange.call.request.timeout, context: context)
                     }
                     if exchange.wantsRead { context.read() }
                 }
@@ -467,23 +476,57 @@
 
         // MARK: Timing
 
-        /// Fails the exchange once its body has been silent for the call's timeout while someone waited for it; a
-        /// reader or a file that is behind is not the server's silence.
-        private func armSilenceTimer(_ exchange: Exchange, deadline: NIODeadline) {
+        /// Makes sure ``timer`` fires at `deadline` or before; a timer due earlier already stays as it is.
+        private func arm(at deadline: NIODeadline, context: ChannelHandlerContext) {
+            if timer != nil, timerDeadline <= deadline { return }
+            timer?.cancel()
+            timerDeadline = deadline
+            timerGeneration &+= 1
+            let generation = timerGeneration
+            timer = context.eventLoop.assumeIsolated().scheduleTask(deadline: deadline) { [self] in
+                guard generation == timerGeneration else { return }
+                timer = nil
+                timerDeadline = .distantFuture
+                timerFired()
+            }
+        }
+
+        /// Checks what is due: a head that did not arrive in time, a body silent for the call's timeout while someone
+        /// waited for it (a reader or a file that is behind is not the server's silence), a connection idle for the
+        /// idle timeout; arms the timer again for what is still to come.
+        private func timerFired() {
             guard let context else { return }
-            exchange.timer?.cancel()
-            exchange.silenceTimerArmed = true
-            exchange.timer = context.eventLoop.assumeIsolated().scheduleTask(deadline: deadline) { [self] in
-                guard case .busy(let current) = state, current === exchange, case .receiving = exchange.response else { return }
+            let now = NIODeadline.now()
+            switch state {
+            case .busy(let exchange):
                 let timeout = exchange.call.request.timeout
-                let now = NIODeadline.now()
-                if !exchange.isWaitingForNetwork {
-                    armSilenceTimer(exchange, deadline: now + timeout)
-                } else if now - exchange.lastActivity >= timeout {
-                    fail(exchange, .timedOut)
-                } else {
-                    armSilenceTimer(exchange, deadline: exchange.lastActivity + timeout)
+                switch exchange.response {
+                case .awaitingHead:
+                    if now >= exchange.call.headDeadline {
+                        fail(exchange, .timedOut)
+                    } else {
+                        arm(at: exchange.call.headDeadline, context: context)
+                    }
+                case .receiving:
+                    if !exchange.isWaitingForNetwork {
+                        arm(at: now + timeout, context: context)
+                    } else if now - exchange.lastActivity >= timeout {
+                        fail(exchange, .timedOut)
+                    } else {
+                        arm(at: exchange.lastActivity + timeout, context: context)
+                    }
+                case .complete:
+                    break
                 }
+            case .idle(let since):
+                let idleTimeout = pool.settings.idleTimeout
+                if now - since >= idleTimeout {
+                    if let connection { pool.closeIfIdle(connection) }
+                } else {
+                    arm(at: since + idleTimeout, context: context)
+                }
+            case .connecting, .ready, .closed:
+                break
             }
         }
 
@@ -516,12 +559,12 @@
                 } else {
                     fail(exchange, .connectionLost(ChannelError.eof))
                 }
-            case .ready, .idle(_):
-                if case .idle(let timer) = state { timer.cancel() }
+            case .ready, .idle:
                 state = .closed
             case .closed:
                 break
             }
+            cancelTimer()
             if let connection {
                 self.connection = nil
                 pool.remove(connection)
@@ -532,8 +575,6 @@
         /// Fails the exchange with `failure` and closes the connection; an idempotent request whose reused connection
         /// failed before any byte of the answer goes once more, on a new connection.
         private func fail(_ exchange: Exchange, _ failure: NIOTransportFailure) {
-            exchange.timer?.cancel()
-            exchange.timer = nil
             // A body still being produced is not wanted any more.
             exchange.upload?.cancel()
             exchange.upload = nil
@@ -566,9 +607,16 @@
         }
 
         private func close(context: ChannelHandlerContext) {
-            if case .idle(let timer) = state { timer.cancel() }
+            cancelTimer()
             state = .closed
             context.close(promise: nil)
+        }
+
+        private func cancelTimer() {
+            timer?.cancel()
+            timer = nil
+            timerDeadline = .distantFuture
+            timerGeneration &+= 1
         }
     }
 
@@ -593,10 +641,6 @@
         var keepAlive = true
         /// When a byte of the response last arrived, or the reader last caught up.
         var lastActivity: NIODeadline
-        /// The head timer, then the body's silence timer.
-        var timer: Scheduled<Void>?
-        /// Whether ``timer`` is the body's silence timer.
-        var silenceTimerArmed = false
         /// The call's decompression ratio, for a compressed body without a `Content-Length`.
         var ratioGuard: Int?
         var download: DownloadProgress?
@@ -647,12 +691,19 @@
         case file(FileSink)
     }
 
-    /// A body kept in memory: a buffer the parts are appended to, in a class so that appending never copies it.
+    /// A body kept in memory: the bytes the parts are appended to, in a class so that appending never copies them.
     final class MemorySink {
-        var buffer: ByteBuffer
+        private(set) var data: Data
 
-        init(buffer: ByteBuffer) {
-            self.buffer = buffer
+        init(capacity: Int) {
+            data = Data(capacity: capacity)
+        }
+
+        func append(_ buffer: ByteBuffer) {
+            buffer.withUnsafeReadableBytes { bytes in
+                guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
+                data.append(base.assumingMemoryBound(to: UInt8.self), count: bytes.count)
+            }
         }
     }
 

@@ -11,24 +11,28 @@
     /// its handler lives: at once when the caller is there already, else in one hop.
     final class HTTP1Connection: Sendable {
         let channel: any Channel
-        let key: OriginKey
+        /// The pool's part for its origin, which it is counted in.
+        let origin: OriginPool
         private let handler: NIOLoopBound<HTTP1ClientHandler>
 
-        init(channel: any Channel, key: OriginKey, handler: HTTP1ClientHandler) {
+        /// Where it connects: scheme, host, port and trust.
+        var key: OriginKey { origin.key }
+
+        init(channel: any Channel, origin: OriginPool, handler: HTTP1ClientHandler) {
             self.channel = channel
-            self.key = key
+            self.origin = origin
             self.handler = NIOLoopBound(handler, eventLoop: channel.eventLoop)
         }
 
-        /// Opens a connection to `key`'s origin on `eventLoop` and reports it once it can take a request (connected, and
-        /// its TLS handshake done for `https`), or why it cannot.
+        /// Opens a connection to `origin` on `eventLoop` and reports it once it can take a request (connected, and its TLS
+        /// handshake done for `https`), or why it cannot.
         ///
         /// The pipeline, head to tail: TLS (for `https`), NIOHTTP1's request encoder and response decoder, a counter of
         /// compressed body bytes, NIOHTTPCompression's decompressor, and the ``HTTP1ClientHandler`` that runs the calls.
         /// Reads are on demand (`autoRead` off): the handler reads while it waits for a response, while a response's
         /// reader keeps up with it, and while the connection is idle (to see the server close it).
         static func connect(
-            to key: OriginKey, on eventLoop: any EventLoop, pool: ConnectionPool,
+            to origin: OriginPool, on eventLoop: any EventLoop, pool: ConnectionPool,
             completion: @escaping @Sendable (Result<HTTP1Connection, NIOTransportFailure>) -> Void
         ) {
             let reported = NIOLockedValueBox(false)
@@ -39,6 +43,7 @@
                 }
                 if first { completion(result) }
             }
+            let key = origin.key
             let verdict = TrustVerdict()
             let bootstrap = ClientBootstrap(group: eventLoop)
                 .channelOption(.socketOption(.tcp_nodelay), value: 1)
@@ -55,7 +60,7 @@
                         // decompressed bytes arrive.
                         try pipeline.addHandler(NIOHTTPResponseDecompressor(limit: .none))
                         try pipeline.addHandler(
-                            HTTP1ClientHandler(key: key, pool: pool, verdict: verdict, compressedBytes: counter, report: report))
+                            HTTP1ClientHandler(origin: origin, pool: pool, verdict: verdict, compressedBytes: counter, report: report))
                         return channel.eventLoop.makeSucceededVoidFuture()
                     } catch {
                         return channel.eventLoop.makeFailedFuture(error)
@@ -67,9 +72,14 @@
             }
         }
 
-        /// Runs `call` on this connection.
+        /// Runs `call` on this connection: the one hop of an ordinary call onto the event loop, as one closure.
         func run(_ call: NIOCall) {
-            onLoop { $0.start(call, on: self) }
+            if channel.eventLoop.inEventLoop {
+                handler.value.start(call, on: self)
+            } else {
+                let handler = handler
+                channel.eventLoop.execute { handler.value.start(call, on: self) }
+            }
         }
 
         /// The calling task cancelled `call`: if it is still running here, the connection closes.

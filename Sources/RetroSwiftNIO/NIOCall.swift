@@ -5,7 +5,9 @@
     /// One call on its way through the pool and a connection: the one continuation that bridges it to `async`, and
     /// where it stands, so that a cancellation from the calling task reaches it wherever it is.
     final class NIOCall: Sendable {
-        typealias Continuation = CheckedContinuation<NIOResponse, any Error>
+        /// Unchecked: the state below hands the continuation out exactly once (whoever takes it sets it to `nil` under
+        /// the lock), which is what a checked continuation would verify with an allocation of its own per call.
+        typealias Continuation = UnsafeContinuation<NIOResponse, any Error>
 
         /// Where the call stands; the one state touched from outside an event loop (by cancellation).
         private enum Stage {

@@ -139,7 +139,7 @@
 
     /// A response body as the connection layer delivers it.
     enum NIOResponseBody: Sendable {
-        case bytes(ByteBuffer)
+        case bytes(Data)
         case file(URL)
         case stream(HTTPBodyStream)
     }
