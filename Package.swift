@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "RetroSwiftURLSession", targets: ["RetroSwiftURLSession"]),
         .library(name: "RetroSwiftTesting", targets: ["RetroSwiftTesting"]),
         .library(name: "RetroSwiftAsyncHTTPClient", targets: ["RetroSwiftAsyncHTTPClient"]),
+        .library(name: "RetroSwiftNIO", targets: ["RetroSwiftNIO"]),
         .library(name: "RetroSwiftLogging", targets: ["RetroSwiftLogging"]),
         .library(name: "RetroSwiftTracing", targets: ["RetroSwiftTracing"]),
         .library(name: "RetroSwiftMetrics", targets: ["RetroSwiftMetrics"]),
@@ -23,6 +24,11 @@ let package = Package(
             name: "AsyncHTTPClient",
             description:
                 "Builds RetroSwiftAsyncHTTPClient on swift-server/async-http-client (SwiftNIO); off by default so other users never fetch it."
+        ),
+        .trait(
+            name: "NIO",
+            description:
+                "Builds RetroSwiftNIO's NIOTransport, RetroSwift's own transport on SwiftNIO; off by default so other users never fetch SwiftNIO."
         ),
         .trait(
             name: "SwiftLog",
@@ -49,9 +55,12 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.100.0"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.26.0"),
-        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.27.0"),
+        // 2.34 or newer: NIOTransport verifies chains itself and reports the verified one
+        // (`NIOSSLClientHandler(context:serverHostname:customVerificationCallbackWithMetadata:)`).
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.34.0"),
         // The certificate authority and server certificates the TLS conformance cases and tests make when they run
-        // (Sources/RetroSwiftTransportConformance/Server/TestCertificateAuthority.swift), behind TransportConformance.
+        // (Sources/RetroSwiftTransportConformance/Server/TestCertificateAuthority.swift), behind TransportConformance;
+        // and NIOTransport's verification of server chains against a domain's own authorities, behind NIO.
         .package(url: "https://github.com/apple/swift-certificates", from: "1.0.0"),
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-asn1", from: "1.0.0"),
@@ -78,6 +87,23 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClient"])),
                 .product(name: "NIOHTTPCompression", package: "swift-nio-extras", condition: .when(traits: ["AsyncHTTPClient"])),
                 .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["AsyncHTTPClient"])),
+            ],
+            swiftSettings: strict
+        ),
+        // RetroSwift's own transport on SwiftNIO: without the trait its sources compile to nothing and nothing is fetched.
+        .target(
+            name: "RetroSwiftNIO",
+            dependencies: [
+                "RetroSwift",
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["NIO"])),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio", condition: .when(traits: ["NIO"])),
+                .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["NIO"])),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["NIO"])),
+                .product(name: "NIOTLS", package: "swift-nio", condition: .when(traits: ["NIO"])),
+                .product(name: "NIOHTTPCompression", package: "swift-nio-extras", condition: .when(traits: ["NIO"])),
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["NIO"])),
+                .product(name: "X509", package: "swift-certificates", condition: .when(traits: ["NIO"])),
+                .product(name: "SwiftASN1", package: "swift-asn1", condition: .when(traits: ["NIO"])),
             ],
             swiftSettings: strict
         ),
@@ -143,6 +169,11 @@ let package = Package(
                 "RetroSwift", "RetroSwiftURLSession", "RetroSwiftTesting", "RetroSwiftTestServer",
                 .target(name: "RetroSwiftAsyncHTTPClient", condition: .when(traits: ["AsyncHTTPClient"])),
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["AsyncHTTPClient"])),
+                .target(name: "RetroSwiftNIO", condition: .when(traits: ["NIO"])),
+                // NIOTransport's own tests run a server of their own (NIOTransportTests.swift).
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["NIO"])),
+                .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["NIO"])),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio", condition: .when(traits: ["NIO"])),
                 .target(name: "RetroSwiftMetrics", condition: .when(traits: ["Metrics"])),
                 .product(name: "MetricsTestKit", package: "swift-metrics", condition: .when(traits: ["Metrics"])),
             ],
@@ -221,6 +252,7 @@ func snippetTarget(_ name: String, _ folder: String, _ settings: [SwiftSetting])
             .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["AsyncHTTPClient"])),
             .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClient"])),
             .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClient"])),
+            .target(name: "RetroSwiftNIO", condition: .when(traits: ["NIO"])),
             .target(name: "RetroSwiftLogging", condition: .when(traits: ["SwiftLog"])),
             .product(name: "Logging", package: "swift-log", condition: .when(traits: ["SwiftLog"])),
             .target(name: "RetroSwiftTracing", condition: .when(traits: ["Tracing"])),

@@ -7,7 +7,7 @@ let package = Package(
     name: "Benchmarks",
     platforms: [.macOS(.v13)],
     dependencies: [
-        .package(name: "RetroSwift", path: "..", traits: ["AsyncHTTPClient"]),
+        .package(name: "RetroSwift", path: "..", traits: ["AsyncHTTPClient", "NIO"]),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         // Only the MallocInterposer trait: the default RuntimeInterposer needs a package this mirror lacks.
         .package(url: "https://github.com/ordo-one/package-benchmark", from: "1.38.0", traits: ["MallocInterposer"]),
@@ -43,6 +43,7 @@ let package = Package(
                 .product(name: "RetroSwift", package: "RetroSwift"),
                 .product(name: "RetroSwiftURLSession", package: "RetroSwift"),
                 .product(name: "RetroSwiftAsyncHTTPClient", package: "RetroSwift"),
+                .product(name: "RetroSwiftNIO", package: "RetroSwift"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 "RetroSwiftTestServer",
@@ -97,6 +98,17 @@ let package = Package(
             name: "call-loop",
             dependencies: ["BenchmarkSupport", .product(name: "RetroSwift", package: "RetroSwift")],
             path: "Sources/CallLoop",
+            swiftSettings: [.treatAllWarnings(as: .error)]
+        ),
+        // Issue 41's soak of NIOTransport against nginx closing connections under the pool; run by soak.sh.
+        .executableTarget(
+            name: "soak",
+            dependencies: [
+                .product(name: "RetroSwift", package: "RetroSwift"),
+                .product(name: "RetroSwiftNIO", package: "RetroSwift"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Sources/Soak",
             swiftSettings: [.treatAllWarnings(as: .error)]
         ),
         // Peak memory of large transfers, one process per transfer; run by measure-memory.sh.

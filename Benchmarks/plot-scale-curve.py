@@ -14,6 +14,7 @@ CLIENTS = [
     ("RetroSwift + URLSessionTransport", "#1f4e96", False),
     ("raw async-http-client", "#f0a04b", True),
     ("RetroSwift + AsyncHTTPClientTransport", "#b85c00", False),
+    ("RetroSwift + NIOTransport", "#2e8b3a", False),
 ]
 WIDTH, HEIGHT = 1100, 520
 PANEL_W, PANEL_H = 420, 340
@@ -100,8 +101,8 @@ def main(source, target):
     panel(out, LEFTS[0], "Calls per second", "calls per second", levels, throughput, y_calls)
     panel(out, LEFTS[1], "Latency: p50 (thick), p99 (thin)", "milliseconds (log scale)", levels, latency, y_latency,
           y_latency_min)
-    for index, (name, colour, dashed) in enumerate(CLIENTS):
-        x = 80 + (index // 2) * 540
+    for index, (name, colour, dashed) in enumerate(c for c in CLIENTS if by_client[c[0]]):
+        x = 80 + (index // 2) * 340
         legend_y = HEIGHT - 50 + (index % 2) * 22
         style = ' stroke-dasharray="6 4"' if dashed else ""
         out.append(f'<line x1="{x}" y1="{legend_y}" x2="{x + 30}" y2="{legend_y}" stroke="{colour}" stroke-width="2.5"{style}/>')

@@ -12,7 +12,7 @@ struct MarkdownSnippets: BuildToolPlugin {
         "RetroSwiftAsyncHTTPClient": "AsyncHTTPClient", "AsyncHTTPClient": "AsyncHTTPClient", "NIOCore": "AsyncHTTPClient",
         "NIOPosix": "AsyncHTTPClient", "RetroSwiftLogging": "SwiftLog", "Logging": "SwiftLog", "RetroSwiftTracing": "Tracing",
         "Tracing": "Tracing", "RetroSwiftMetrics": "Metrics", "Metrics": "Metrics",
-        "RetroSwiftTransportConformance": "TransportConformance",
+        "RetroSwiftTransportConformance": "TransportConformance", "RetroSwiftNIO": "NIO",
     ]
 
     /// The names of the Markdown file's `file` markers, in order.

@@ -80,7 +80,8 @@ struct WireEndToEndTests {
             _ = try await api.log(LogRequest(lines: Self.chunks(length: nil)))
 
             // Then: the same bytes both times; the known length as Content-Length, the unknown one chunked where the
-            // transport can send chunks (URLSession reads it first, and sends its length)
+            // transport can send chunks (async-http-client and NIOTransport; URLSession reads it first, and sends its
+            // length)
             #expect(server.requests.map(\.body) == [expected, expected])
             #expect(server.requests.map { $0.header("Content-Type") } == ["text/plain", "text/plain"])
             #expect(server.requests[0].header("Content-Length") == "\(expected.count)")

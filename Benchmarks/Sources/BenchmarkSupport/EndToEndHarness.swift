@@ -3,6 +3,7 @@ import Foundation
 import NIOCore
 import RetroSwift
 import RetroSwiftAsyncHTTPClient
+import RetroSwiftNIO
 import RetroSwiftURLSession
 
 #if canImport(FoundationNetworking)
@@ -37,8 +38,26 @@ public enum E2EClient: String, CaseIterable, CustomStringConvertible, Sendable {
     case retroSwiftURLSession = "RetroSwift + URLSessionTransport"
     case rawAsyncHTTPClient = "raw async-http-client (baseline)"
     case retroSwiftAsyncHTTPClient = "RetroSwift + AsyncHTTPClientTransport"
+    case retroSwiftNIO = "RetroSwift + NIOTransport"
 
     public var description: String { rawValue }
+
+    /// Its short name on command lines: `raw-urlsession`, `urlsession`, `raw-ahc`, `ahc` or `nio`.
+    public var shortName: String {
+        switch self {
+        case .rawURLSession: "raw-urlsession"
+        case .retroSwiftURLSession: "urlsession"
+        case .rawAsyncHTTPClient: "raw-ahc"
+        case .retroSwiftAsyncHTTPClient: "ahc"
+        case .retroSwiftNIO: "nio"
+        }
+    }
+
+    /// The client of a ``shortName``.
+    public init?(shortName: some StringProtocol) {
+        guard let client = Self.allCases.first(where: { $0.shortName == shortName }) else { return nil }
+        self = client
+    }
 }
 
 /// The JSON document: 1 KB (``sample``) or 100 KB (``large``).
@@ -101,6 +120,8 @@ public final class E2EHarness: Sendable {
     let session = URLSession(configuration: .ephemeral)
     let urlSessionApi: E2EApi
     let asyncHTTPClientApi: E2EApi
+    /// On NIOTransport with its defaults, as a server app makes it.
+    let nioApi: E2EApi
     /// The same API with an ``HTTPCache``, on each transport.
     let cachedApis: [E2EApi]
     /// The same API with an ``HTTPCache`` on disk, on each transport.
@@ -125,6 +146,9 @@ public final class E2EHarness: Sendable {
         let asyncHTTPClientTransport = AsyncHTTPClientTransport(client: .shared)
         asyncHTTPClientTransport.setConfiguration(baseURL: baseURL, sharedHeaders: nil)
         asyncHTTPClientApi = E2EApi(transport: asyncHTTPClientTransport)
+        let nioTransport = NIOTransport()
+        nioTransport.setConfiguration(baseURL: baseURL, sharedHeaders: nil)
+        nioApi = E2EApi(transport: nioTransport)
         let transports: [any HttpTransport] = [urlSessionTransport, asyncHTTPClientTransport]
         cachedApis = transports.map { transport in
             let api = E2EApi(transport: transport)
@@ -172,7 +196,12 @@ public final class E2EHarness: Sendable {
 
     /// One call by `client`.
     public func call(_ operation: E2EOperation, with client: E2EClient, size: E2EDocumentSize = .oneKB) async throws {
-        let api = client == .retroSwiftURLSession ? urlSessionApi : asyncHTTPClientApi
+        let api =
+            switch client {
+            case .retroSwiftURLSession, .rawURLSession: urlSessionApi
+            case .retroSwiftNIO: nioApi
+            case .retroSwiftAsyncHTTPClient, .rawAsyncHTTPClient: asyncHTTPClientApi
+            }
         switch (operation, client, size) {
         case (_, .rawURLSession, _): try await rawURLSession(operation, size)
         case (_, .rawAsyncHTTPClient, _): try await rawAsyncHTTPClient(operation, size)

@@ -4,7 +4,8 @@ import RetroSwift
 
 // Runs one side of a section 1 or 2 comparison in a plain loop, for profilers: `profile.sh` runs it under
 // callgrind at two iteration counts and divides the difference. Usage: call-loop <mode> <iterations>, where mode
-// is hand, retroswift, bare-1k, retroswift-1k, sse-hand, sse-retroswift, jsonl-hand, jsonl-retroswift or e2e-<client>-<get|post> (see endToEnd).
+// is hand, retroswift, bare-1k, retroswift-1k, sse-hand, sse-retroswift, jsonl-hand, jsonl-retroswift or e2e-<client>-<get|post>
+// (client: raw-urlsession, urlsession, raw-ahc, ahc or nio; see endToEnd).
 //
 // A synchronous main that waits for a detached task: valgrind crashes on an `async` main on Linux, where the main
 // thread parks in libdispatch.
@@ -121,16 +122,12 @@ enum CallLoop {
             decoder: JSONDecoder(), endpoint: EndpointIdentity(domain: "Bench", name: "stream", method: .get, template: template))
     }
 
-    /// `e2e-<client>-<get|post>`, client one of raw-urlsession, urlsession, raw-ahc, ahc: section 3's calls against
-    /// `e2e-ratios --serve` at `$RETROSWIFT_BENCH_URL`, so that a profiler sees the client's side of a call.
+    /// `e2e-<client>-<get|post>`, client one of raw-urlsession, urlsession, raw-ahc, ahc, nio: section 3's calls against
+    /// `e2e-ratios --serve` (or nginx) at `$RETROSWIFT_BENCH_URL`, so that a profiler sees the client's side of a call.
     static func endToEnd(named name: String) -> (@Sendable (Int) async throws -> Void)? {
-        let clients: [String: E2EClient] = [
-            "raw-urlsession": .rawURLSession, "urlsession": .retroSwiftURLSession, "raw-ahc": .rawAsyncHTTPClient,
-            "ahc": .retroSwiftAsyncHTTPClient,
-        ]
         let parts = name.split(separator: "-", maxSplits: 1)
         guard parts.count == 2, parts[0] == "e2e", let dash = parts[1].lastIndex(of: "-"),
-            let client = clients[String(parts[1][..<dash])],
+            let client = E2EClient(shortName: parts[1][..<dash]),
             let operation = E2EOperation(rawValue: parts[1][parts[1].index(after: dash)...].uppercased()),
             let url = ProcessInfo.processInfo.environment["RETROSWIFT_BENCH_URL"].flatMap(URL.init(string:))
         else { return nil }

@@ -25,13 +25,32 @@ struct E2ERatios: AsyncParsableCommand {
     @Option(help: "The JSON document each GET gets and each POST sends: 1k or 100k.")
     var size = "1k"
 
+    @Flag(
+        help: "Compare NIOTransport with async-http-client by hand and through AsyncHTTPClientTransport, the three in each round.")
+    var nio = false
+
+    @Option(
+        help:
+            "Call this server instead of starting e2e-ratios --serve: nginx as e2e-nginx.sh starts it (GET and POST /catalog, 1k only).")
+    var baseURL: String?
+
     func run() async throws {
         if serve { return try await E2EServerProcess.serve() }
-        let server = try E2EServerProcess.start(Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0]))
-        defer { server.stop() }
-        let harness = E2EHarness(baseURL: server.baseURL)
+        let server: E2EServerProcess?
+        let harness: E2EHarness
+        if let baseURL {
+            guard let url = URL(string: baseURL) else { throw ValidationError("--base-url takes a URL") }
+            server = nil
+            harness = E2EHarness(baseURL: url)
+        } else {
+            let started = try E2EServerProcess.start(Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0]))
+            server = started
+            harness = E2EHarness(baseURL: started.baseURL)
+        }
+        defer { server?.stop() }
         if cache { return try await cacheRatios(harness) }
         guard let size = E2EDocumentSize(rawValue: size) else { throw ValidationError("--size takes 1k or 100k") }
+        if nio { return try await nioRatios(harness, size) }
         print("\(size) documents, \(rounds) rounds per comparison\n")
         print(
             "| call | tasks | RetroSwift + URLSessionTransport / raw URLSession | RetroSwift + AsyncHTTPClientTransport / raw async-http-client | AsyncHTTPClientTransport / URLSessionTransport |"
@@ -93,6 +112,53 @@ struct E2ERatios: AsyncParsableCommand {
         }
     }
 
+    /// NIOTransport's throughput against async-http-client's by hand and through RetroSwift: every round times one batch
+    /// of each of the three, in an order that turns from round to round, so all three see the same machine state.
+    private func nioRatios(_ harness: E2EHarness, _ size: E2EDocumentSize) async throws {
+        let clients: [E2EClient] = [.rawAsyncHTTPClient, .retroSwiftAsyncHTTPClient, .retroSwiftNIO]
+        print("\(size) documents, \(rounds) rounds per comparison, the three clients in each round\n")
+        print(
+            "| call | tasks | NIOTransport / raw async-http-client | NIOTransport / AsyncHTTPClientTransport | calls/s: raw async-http-client | AsyncHTTPClientTransport | NIOTransport |"
+        )
+        print("| --- | --- | --- | --- | --- | --- | --- |")
+        for tasks in [1, 32] {
+            for operation in E2EOperation.allCases {
+                let times = try await roundTimes(harness, operation, tasks, size, clients)
+                let calls = Double(rounds * tasks)
+                let row =
+                    [
+                        operation.rawValue, "\(tasks)", String(format: "%.3f", times[0] / times[2]),
+                        String(format: "%.3f", times[1] / times[2]),
+                    ]
+                    + times.map { String(format: "%.0f", calls / $0) }
+                print("| " + row.joined(separator: " | ") + " |")
+            }
+        }
+    }
+
+    /// Total seconds each client spent over all rounds, after a warm-up; each round runs one batch of every client, the
+    /// order rotated and reversed from round to round.
+    private func roundTimes(
+        _ harness: E2EHarness, _ operation: E2EOperation, _ tasks: Int, _ size: E2EDocumentSize, _ clients: [E2EClient]
+    ) async throws -> [Double] {
+        for _ in 0..<20 {
+            for client in clients { try await harness.batch(operation, with: client, tasks: tasks, size: size) }
+        }
+        let clock = ContinuousClock()
+        var totals = Array(repeating: Duration.zero, count: clients.count)
+        for round in 0..<rounds {
+            var order = Array(clients.indices)
+            order.rotate(by: round % clients.count)
+            if (round / clients.count).isMultiple(of: 2) { order.reverse() }
+            for index in order {
+                let start = clock.now
+                try await harness.batch(operation, with: clients[index], tasks: tasks, size: size)
+                totals[index] += clock.now - start
+            }
+        }
+        return totals.map(\.inSeconds)
+    }
+
     /// Total seconds spent by each side over all rounds, after a warm-up; throughput ratio is raw / ours.
     private func pairedTimes(
         _ harness: E2EHarness, _ operation: E2EOperation, _ tasks: Int, _ size: E2EDocumentSize, raw: E2EClient, ours: E2EClient
@@ -114,4 +180,13 @@ struct E2ERatios: AsyncParsableCommand {
         return (rawTime.inSeconds, oursTime.inSeconds)
     }
 
+}
+
+extension Array {
+    /// Moves the first `count` elements to the end.
+    fileprivate mutating func rotate(by count: Int) {
+        guard !isEmpty else { return }
+        let shift = count % self.count
+        self = Array(self[shift...] + self[..<shift])
+    }
 }

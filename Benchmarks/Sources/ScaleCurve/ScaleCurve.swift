@@ -6,13 +6,13 @@ import Foundation
 /// RetroSwift, against a server that is not ours (nginx serving the 1 KB JSON document; `scale-curve.sh` starts it).
 ///
 /// Each level runs in rounds; in each round every client keeps its tasks calling for the same window, one client
-/// after another in an order that alternates between rounds, so that all four see the same machine state on
+/// after another in an order that alternates between rounds, so that all of them see the same machine state on
 /// average. The output is CSV, one line per client and level, which `scale-curve.sh` turns into a plot.
 @main
 struct ScaleCurve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "scale-curve",
-        abstract: "Calls per second and p50/p99 latency by concurrency, by hand and through RetroSwift, on both transports."
+        abstract: "Calls per second and p50/p99 latency by concurrency, by hand and through RetroSwift, on each transport."
     )
 
     @Option(help: "The server's base URL; GET <base>/catalog must return the document --write-document writes.")
@@ -30,6 +30,9 @@ struct ScaleCurve: AsyncParsableCommand {
     @Option(help: "Seconds each client calls for, per round.")
     var seconds = 1.0
 
+    @Option(help: "The clients, comma-separated: raw-urlsession, urlsession, raw-ahc, ahc, nio.")
+    var clients = "raw-urlsession,urlsession,raw-ahc,ahc,nio"
+
     func run() async throws {
         if let writeDocument {
             try E2EPayload.document.write(to: URL(fileURLWithPath: writeDocument))
@@ -37,7 +40,10 @@ struct ScaleCurve: AsyncParsableCommand {
         }
         guard let baseURL, let url = URL(string: baseURL) else { throw ValidationError("--base-url is required") }
         let harness = E2EHarness(baseURL: url)
-        let clients = E2EClient.allCases
+        let clients = try self.clients.split(separator: ",").map { name in
+            guard let client = E2EClient(shortName: name) else { throw ValidationError("no client named \(name)") }
+            return client
+        }
         print("client,tasks,calls_per_second,p50_ms,p99_ms")
         for level in levels.split(separator: ",").compactMap({ Int($0) }) {
             for client in clients { _ = try await window(harness, client, tasks: level, seconds: 0.3) }
@@ -97,6 +103,7 @@ struct ScaleCurve: AsyncParsableCommand {
         case .retroSwiftURLSession: "RetroSwift + URLSessionTransport"
         case .rawAsyncHTTPClient: "raw async-http-client"
         case .retroSwiftAsyncHTTPClient: "RetroSwift + AsyncHTTPClientTransport"
+        case .retroSwiftNIO: "RetroSwift + NIOTransport"
         }
     }
 

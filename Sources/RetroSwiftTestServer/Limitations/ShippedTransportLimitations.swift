@@ -6,6 +6,8 @@ public enum ShippedTransport: String, CaseIterable, Sendable {
     case urlSession
     /// `AsyncHTTPClientTransport`, built with the trait `AsyncHTTPClient`.
     case asyncHTTPClient
+    /// `NIOTransport`, built with the trait `NIO`.
+    case nio
 
     /// What the transport is known not to do, by case, each with the failure the case then reports: a case that
     /// differs must fail that way, so the list can neither go stale nor hide a new failure.
@@ -13,6 +15,7 @@ public enum ShippedTransport: String, CaseIterable, Sendable {
         switch self {
         case .urlSession: Self.urlSessionLimitations
         case .asyncHTTPClient: Self.asyncHTTPClientLimitations
+        case .nio: Self.nioLimitations
         }
     }
 
@@ -65,6 +68,14 @@ public enum ShippedTransport: String, CaseIterable, Sendable {
                 failure: "the POST had not ended within 3 s")
         #endif
         return limitations
+    }
+
+    private static var nioLimitations: [String: TransportLimitation] {
+        [
+            "framing/obs-fold": .differs(
+                "SwiftNIO's parser (llhttp) refuses obs-fold instead of unfolding it",
+                failure: "SwiftNIO's parser: invalid character in header")
+        ]
     }
 
     private static var asyncHTTPClientLimitations: [String: TransportLimitation] {

@@ -7,6 +7,9 @@ import RetroSwiftURLSession
     import AsyncHTTPClient
     import RetroSwiftAsyncHTTPClient
 #endif
+#if NIO
+    import RetroSwiftNIO
+#endif
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
@@ -17,6 +20,9 @@ enum TransportKind: String, CaseIterable, CustomStringConvertible, Sendable {
     #if AsyncHTTPClient
         case asyncHTTPClient
     #endif
+    #if NIO
+        case nio
+    #endif
 
     var description: String { rawValue }
 
@@ -26,6 +32,9 @@ enum TransportKind: String, CaseIterable, CustomStringConvertible, Sendable {
         case .urlSession: .urlSession
         #if AsyncHTTPClient
             case .asyncHTTPClient: .asyncHTTPClient
+        #endif
+        #if NIO
+            case .nio: .nio
         #endif
         }
     }
@@ -56,6 +65,10 @@ enum TransportKind: String, CaseIterable, CustomStringConvertible, Sendable {
             case .asyncHTTPClient:
                 return AsyncHTTPClientTransport(
                     client: Self.client, streamingClient: Self.streamingClient, temporaryDirectory: temporaryDirectory)
+        #endif
+        #if NIO
+            case .nio:
+                return NIOTransport(temporaryDirectory: temporaryDirectory)
         #endif
         }
     }

@@ -181,6 +181,62 @@
             }
         }
 
+        /// The transports that enforce pins: NIOTransport, on Linux.
+        static var enforcingPins: [TransportKind] {
+            TransportKind.allCases.filter { (($0.make() as? any ServerTrustEnforcing)?.serverTrustSupport ?? []).contains(.publicKeyPins) }
+        }
+
+        @Test("a pinned key on the verified chain lets every kind of call through, and no pinned key none", arguments: enforcingPins)
+        func pinnedCalls(kind: TransportKind) async throws {
+            // Given: a server presenting a leaf of a trusted authority, and a file to upload
+            let authority = try TestCertificateAuthority(name: "RetroSwift test CA")
+            let other = try TestCertificateAuthority(name: "RetroSwift other CA")
+            let leaf = try authority.issue(for: .loopback)
+            let upload = FileManager.default.temporaryDirectory.appendingPathComponent("retroswift-pins-\(UUID().uuidString)")
+            try Data(repeating: 1, count: 300_000).write(to: upload)
+            defer { try? FileManager.default.removeItem(at: upload) }
+
+            try await withServer(kind, tls: try leaf.serverTLS(), respond: Self.respond) { transport, server in
+                let api = Api(transport: transport)
+
+                // When: the leaf's key is pinned
+                api.serverTrust = try ServerTrust(certificateAuthorities: [authority.der], pinnedPublicKeys: [leaf.pin])
+                let item = try await api.item(ItemRequest(id: "7"))
+                let uploaded = try await api.upload(UploadRequest(file: .init(fileURL: upload)))
+                var streamed = 0
+                for try await chunk in try await api.bytes() { streamed += chunk.count }
+                let file = try await api.download()
+                defer { try? FileManager.default.removeItem(at: file.url) }
+
+                // Then
+                #expect(item == Item(id: "7"))
+                #expect(Int(uploaded.id) ?? 0 > 300_000)
+                #expect(streamed == 100_000)
+                #expect(try Data(contentsOf: file.url).count == 100_000)
+
+                // When: only the root's key is pinned, which the server never presents: it is on the verified chain
+                api.serverTrust = try ServerTrust(certificateAuthorities: [authority.der], pinnedPublicKeys: [authority.pin])
+                let viaRoot = try await api.item(ItemRequest(id: "root"))
+
+                // Then
+                #expect(viaRoot == Item(id: "root"))
+                #expect(server.requests.count == 5)
+
+                // When: a key of no certificate on the chain is pinned
+                api.serverTrust = try ServerTrust(certificateAuthorities: [authority.der], pinnedPublicKeys: [other.pin])
+                let refusals = [
+                    await #expect(throws: TransportError.self) { _ = try await api.item(ItemRequest(id: "1")) },
+                    await #expect(throws: TransportError.self) { _ = try await api.upload(UploadRequest(file: .init(fileURL: upload))) },
+                    await #expect(throws: TransportError.self) { for try await _ in try await api.bytes() {} },
+                    await #expect(throws: TransportError.self) { _ = try await api.download() },
+                ]
+
+                // Then: every kind of call is refused before a byte of it is sent
+                #expect(refusals.map { $0?.code } == Array(repeating: .serverCertificateUntrusted, count: 4))
+                #expect(server.requests.count == 5)
+            }
+        }
+
         /// The transports that cannot enforce pins: both on Linux.
         static var ignoringPins: [TransportKind] {
             TransportKind.allCases.filter { !(($0.make() as? any ServerTrustEnforcing)?.serverTrustSupport ?? []).contains(.publicKeyPins) }

@@ -1,0 +1,138 @@
+#if NIO
+    import NIOConcurrencyHelpers
+    import NIOCore
+
+    /// One call on its way through the pool and a connection: the one continuation that bridges it to `async`, and
+    /// where it stands, so that a cancellation from the calling task reaches it wherever it is.
+    final class NIOCall: Sendable {
+        /// Unchecked: the state below hands the continuation out exactly once (whoever takes it sets it to `nil` under
+        /// the lock), which is what a checked continuation would verify with an allocation of its own per call.
+        typealias Continuation = UnsafeContinuation<NIOResponse, any Error>
+
+        /// Where the call stands; the one state touched from outside an event loop (by cancellation).
+        private enum Stage {
+            /// Made, not yet in the pool.
+            case created
+            /// Waiting in the pool for a connection, with the timer that fails it at its deadline.
+            case waiting(Scheduled<Void>?)
+            /// On a connection: cancelling it closes that connection, on its event loop.
+            case running(HTTP1Connection)
+            /// Answered or failed: nothing changes any more.
+            case finished
+        }
+
+        private struct State {
+            var stage = Stage.created
+            var continuation: Continuation?
+            var cancelled = false
+            var retried = false
+        }
+
+        let request: NIORequest
+        /// When the head must have arrived: the call's timeout from the moment it reached the transport.
+        let headDeadline: NIODeadline
+        private let state: NIOLockedValueBox<State>
+
+        init(request: NIORequest, headDeadline: NIODeadline) {
+            self.request = request
+            self.headDeadline = headDeadline
+            self.state = NIOLockedValueBox(State())
+        }
+
+        /// Makes the call ready to go once more, on a new connection, within the same deadline and answering the same
+        /// continuation: for an idempotent request whose reused connection failed before answering. `false` when it was
+        /// retried already, or is over.
+        func prepareRetry() -> Bool {
+            state.withLockedValue { state in
+                guard state.continuation != nil, !state.cancelled, !state.retried else { return false }
+                state.retried = true
+                state.stage = .created
+                return true
+            }
+        }
+
+        /// Whether this call is on its second attempt.
+        var isRetry: Bool {
+            state.withLockedValue { $0.retried }
+        }
+
+        /// Keeps the continuation to answer; `false` when the call was cancelled before (it is then answered already).
+        func begin(_ continuation: Continuation) -> Bool {
+            let cancelled = state.withLockedValue { state in
+                if !state.cancelled { state.continuation = continuation }
+                return state.cancelled
+            }
+            if cancelled { continuation.resume(throwing: CancellationError()) }
+            return !cancelled
+        }
+
+        /// Whether the calling task has cancelled the call.
+        var isCancelled: Bool {
+            state.withLockedValue { $0.cancelled }
+        }
+
+        /// Records that the call waits in the pool; `false` when it is already over.
+        func wait(timer: Scheduled<Void>?) -> Bool {
+            state.withLockedValue { state in
+                guard case .created = state.stage, state.continuation != nil else { return false }
+                state.stage = .waiting(timer)
+                return true
+            }
+        }
+
+        /// Fails the call with a timeout if it still waits for a connection at its head deadline; returns whether it did.
+        func expireIfWaiting() -> Bool {
+            let continuation = state.withLockedValue { state -> Continuation? in
+                guard case .waiting = state.stage else { return nil }
+                state.stage = .finished
+                defer { state.continuation = nil }
+                return state.continuation
+            }
+            continuation?.resume(throwing: NIOTransportFailure.timedOut)
+            return continuation != nil
+        }
+
+        /// Records that `connection` runs the call, stopping its wait timer; `false` when the call is already over (a
+        /// cancellation or the wait timer won), and the connection should go on without it.
+        func run(on connection: HTTP1Connection) -> Bool {
+            state.withLockedValue { state in
+                guard state.continuation != nil, !state.cancelled else { return false }
+                if case .waiting(let timer) = state.stage { timer?.cancel() }
+                state.stage = .running(connection)
+                return true
+            }
+        }
+
+        /// Answers the call, once; later answers are dropped. Returns whether this one was delivered.
+        @discardableResult
+        func finish(_ result: Result<NIOResponse, any Error>) -> Bool {
+            let continuation = state.withLockedValue { state -> Continuation? in
+                if case .waiting(let timer) = state.stage { timer?.cancel() }
+                state.stage = .finished
+                defer { state.continuation = nil }
+                return state.continuation
+            }
+            continuation?.resume(with: result)
+            return continuation != nil
+        }
+
+        /// The calling task was cancelled: the call throws `CancellationError` at once, and the connection it runs on,
+        /// if any, is closed on its event loop (a half-sent request or a half-read response cannot be reused).
+        func cancel(pool: ConnectionPool) {
+            let (stage, continuation) = state.withLockedValue { state -> (Stage, Continuation?) in
+                state.cancelled = true
+                let stage = state.stage
+                if case .waiting(let timer) = stage { timer?.cancel() }
+                state.stage = .finished
+                defer { state.continuation = nil }
+                return (stage, state.continuation)
+            }
+            continuation?.resume(throwing: CancellationError())
+            switch stage {
+            case .waiting: pool.forget(self)
+            case .running(let connection): connection.abandon(self)
+            case .created, .finished: break
+            }
+        }
+    }
+#endif

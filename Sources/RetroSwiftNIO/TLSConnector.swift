@@ -1,0 +1,119 @@
+#if NIO
+    import Foundation
+    import NIOConcurrencyHelpers
+    import NIOCore
+    import NIOSSL
+    @_spi(Transport) import RetroSwift
+    import SwiftASN1
+    import X509
+
+    /// Makes the TLS handler of each new `https` connection and verifies the server's chain itself, with
+    /// swift-certificates: against the domain's own certificate authorities (`ServerTrust.certificateAuthorities`) or
+    /// the system's, for the host connected to, then against the domain's pins, which the *verified* chain (leaf,
+    /// intermediates, root) must hold one of. The verified chain is handed to SwiftNIO SSL as the handshake's metadata.
+    ///
+    /// Every refusal is recorded in the connection's ``TrustVerdict``, so that the failed handshake that follows is
+    /// reported as an untrusted server by type, never by reading an error's text.
+    final class TLSConnector: Sendable {
+        /// One context for every connection: the verification is ours, so no connection needs roots of its own, and
+        /// making a context (which loads the system's roots) is costly.
+        private static let sharedContext: Result<NIOSSLContext, any Error> = Result {
+            var configuration = TLSConfiguration.makeClientConfiguration()
+            configuration.applicationProtocols = ["http/1.1"]
+            return try NIOSSLContext(configuration: configuration)
+        }
+
+        /// Parsed authorities of the trusts domains asked for, so a connection parses none: a handful per process.
+        private let stores = NIOLockedValueBox<[ServerTrust: CertificateStore]>([:])
+
+        /// What of a `ServerTrust` connections enforce: both on Linux, where the system's roots are read by
+        /// swift-certificates; elsewhere a domain trusting the system's roots is verified by the platform, which shows us
+        /// no chain to check pins against.
+        static var support: ServerTrustSupport {
+            #if os(Linux)
+                [.certificateAuthorities, .publicKeyPins]
+            #else
+                [.certificateAuthorities]
+            #endif
+        }
+
+        /// The TLS handler for a new connection to `key`'s host, recording a refused chain in `verdict`.
+        func makeHandler(for key: OriginKey, verdict: TrustVerdict) throws -> NIOSSLClientHandler {
+            let context = try Self.sharedContext.get()
+            let host = key.host
+            let isIPAddress = (try? SocketAddress(ipAddress: host, port: 0)) != nil
+            // SNI carries names only; an address is checked against the certificate's IP addresses instead.
+            let serverName = isIPAddress ? nil : host
+            guard let roots = try roots(for: key.trust) else {
+                return try NIOSSLClientHandler(context: context, serverHostname: serverName)
+            }
+            let trust = key.trust
+            return try NIOSSLClientHandler(context: context, serverHostname: serverName) { presented, promise in
+                promise.completeWithTask {
+                    let verified = await Self.verify(presented, host: host, isIPAddress: isIPAddress, roots: roots, trust: trust)
+                    if case .failed = verified { verdict.refuse() }
+                    return verified
+                }
+            }
+        }
+
+        /// The roots a chain must lead to: the domain's authorities, or the system's; `nil` where the platform verifies.
+        private func roots(for trust: ServerTrust?) throws -> CertificateStore? {
+            guard let trust, !trust.certificateAuthorities.isEmpty else {
+                #if os(Linux)
+                    return CertificateStore.systemTrustRoots
+                #else
+                    return nil
+                #endif
+            }
+            return try stores.withLockedValue { stores in
+                if let store = stores[trust] { return store }
+                let store = CertificateStore(try trust.certificateAuthorities.map { try Certificate(derEncoded: Array($0)) })
+                if stores.count < 16 { stores[trust] = store }
+                return store
+            }
+        }
+
+        /// Verifies the chain a server presented: a path to `roots` valid now for `host` (RFC 5280 and the server's
+        /// identity), holding one of `trust`'s pins when it has any. Returns the verified chain, leaf first.
+        private static func verify(
+            _ presented: [NIOSSLCertificate], host: String, isIPAddress: Bool, roots: CertificateStore, trust: ServerTrust?
+        ) async -> NIOSSLVerificationResultWithMetadata {
+            do {
+                let certificates = try presented.map { try Certificate(derEncoded: try $0.toDERBytes()) }
+                guard let leaf = certificates.first else { return .failed }
+                var verifier = Verifier(rootCertificates: roots) {
+                    RFC5280Policy()
+                    ServerIdentityPolicy(serverHostname: isIPAddress ? nil : host, serverIP: isIPAddress ? host : nil)
+                }
+                let result = await verifier.validate(leaf: leaf, intermediates: CertificateStore(certificates.dropFirst()))
+                guard case .validCertificate(let chain) = result else { return .failed }
+                var encoded: [[UInt8]] = []
+                for certificate in chain {
+                    var serializer = DER.Serializer()
+                    try serializer.serialize(certificate)
+                    encoded.append(serializer.serializedBytes)
+                }
+                // Pins are checked against what verified, never against what the server merely presented.
+                if let trust, !trust.acceptsPins(of: encoded.map { Data($0) }) { return .failed }
+                let validated = try encoded.map { try NIOSSLCertificate(bytes: $0, format: .der) }
+                return .certificateVerified(VerificationMetadata(ValidatedCertificateChain(validated)))
+            } catch {
+                return .failed
+            }
+        }
+    }
+
+    /// Whether the verification of one connection's chain refused it; read once its handshake failed.
+    final class TrustVerdict: Sendable {
+        private let refused = NIOLockedValueBox(false)
+
+        func refuse() {
+            refused.withLockedValue { $0 = true }
+        }
+
+        var isRefused: Bool {
+            refused.withLockedValue { $0 }
+        }
+    }
+#endif
