@@ -118,6 +118,7 @@ let package = Package(
                 .product(name: "RetroSwift", package: "RetroSwift"),
                 .product(name: "RetroSwiftURLSession", package: "RetroSwift"),
                 .product(name: "RetroSwiftAsyncHTTPClient", package: "RetroSwift"),
+                .product(name: "RetroSwiftNIO", package: "RetroSwift"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 "RetroSwiftTestServer",

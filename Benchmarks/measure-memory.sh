@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Peak resident memory of a 200 MB @FormFile upload from a file URL, a 1 GB DownloadedFile download (and the same
 # body asked for in memory, which must be refused, plain and as a gzip bomb), a walk of
-# 1,000 and of 100,000 paginated items (pages of 100), and a 1 GB Server-Sent Events stream, through both transports, against a local server in its own
+# 1,000 and of 100,000 paginated items (pages of 100), and a 1 GB Server-Sent Events stream, through each transport, against a local server in its own
 # process. Usage: Benchmarks/measure-memory.sh [upload MB] [download MB]
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -14,7 +14,7 @@ server=$!
 trap 'kill $server 2>/dev/null || true; rm -f .memory-probe-port' EXIT
 for _ in $(seq 50); do [ -s .memory-probe-port ] && break; sleep 0.1; done
 port=$(cat .memory-probe-port)
-for transport in urlsession asynchttpclient; do
+for transport in urlsession nio asynchttpclient; do
     "$probe" upload --port "$port" --megabytes "$upload_mb" --transport "$transport"
     "$probe" download --port "$port" --megabytes "$download_mb" --transport "$transport"
     # The same body asked for in memory: refused at its Content-Length, before it is read (ResponseLimits).

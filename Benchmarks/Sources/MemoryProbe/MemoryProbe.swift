@@ -3,6 +3,7 @@ import AsyncHTTPClient
 import Foundation
 import RetroSwift
 import RetroSwiftAsyncHTTPClient
+import RetroSwiftNIO
 import RetroSwiftTestServer
 import RetroSwiftURLSession
 
@@ -23,11 +24,15 @@ struct MemoryProbe: AsyncParsableCommand {
 
 /// Which transport a transfer goes through.
 enum TransportChoice: String, ExpressibleByArgument, CaseIterable {
-    case urlsession, asynchttpclient
+    case urlsession, asynchttpclient, nio
 
     func make(port: Int) -> any HttpTransport {
         let transport: any HttpTransport =
-            self == .urlsession ? URLSessionTransport() : AsyncHTTPClientTransport(client: .shared, defaultTimeout: 600)
+            switch self {
+            case .urlsession: URLSessionTransport()
+            case .asynchttpclient: AsyncHTTPClientTransport(client: .shared, defaultTimeout: 600)
+            case .nio: NIOTransport()
+            }
         transport.setConfiguration(baseURL: URL(string: "http://127.0.0.1:\(port)")!, sharedHeaders: nil)
         return transport
     }
