@@ -44,6 +44,11 @@ struct ResponseChecksTests {
         ),
         (["Content-Length": "5"], json, "the response is refused: the body has 8 bytes, but its Content-Length says 5"),
         (
+            ["Transfer-Encoding": "gzip, chunked"], json,
+            "the response is refused: the field 'Transfer-Encoding' names the transfer coding 'gzip', which RetroSwift does not "
+                + "decode (RFC 9112 §6.1), so its body cannot be read"
+        ),
+        (
             ["X-Evil": "a\rX-Injected: yes"], json,
             "the response is refused: the field 'X-Evil' has a carriage return (CR) in its value, which RFC 9110 forbids (it can "
                 + "smuggle in another field)"
@@ -84,16 +89,24 @@ struct ResponseChecksTests {
         #expect(error?.endpoint?.description == "Api.item (GET /item)")
     }
 
-    @Test("repeated equal Content-Length values and a compressed body longer than its Content-Length are accepted")
+    @Test(
+        "repeated equal Content-Length values, a compressed body longer than its Content-Length, and a chunked body are accepted"
+    )
     func acceptedFraming() async throws {
-        // Given: RFC 9112 §6.3 allows identical repeats; a decompressed body is longer than what was on the wire
+        // Given: RFC 9112 §6.3 allows identical repeats; a decompressed body is longer than what was on the wire; a
+        // transport reports the chunked (or, decoded, identity) transfer coding it read
         let repeated = Self.api(answering: HttpOperationResult(statusCode: 200, headers: ["Content-Length": "8, 8"], body: Self.json))
         let compressed = Self.api(
             answering: HttpOperationResult(statusCode: 200, headers: ["Content-Encoding": "gzip", "Content-Length": "3"], body: Self.json))
+        let chunked = Self.api(answering: HttpOperationResult(statusCode: 200, headers: ["Transfer-Encoding": "Chunked"], body: Self.json))
+        let identity = Self.api(
+            answering: HttpOperationResult(statusCode: 200, headers: ["Transfer-Encoding": "Identity"], body: Self.json))
 
         // When / Then
         #expect(try await repeated.item().id == 1)
         #expect(try await compressed.item().id == 1)
+        #expect(try await chunked.item().id == 1)
+        #expect(try await identity.item().id == 1)
     }
 
     @Test("a body over the domain's limit, or past its decompression ratio, is refused")
