@@ -4,8 +4,9 @@ import RetroSwiftTestServer
 import Testing
 
 /// Proof that the transport conformance suite can fail: every mutant — a shipped transport with one rule broken — is
-/// run through the cases it names, on every shipped transport in the build, and each of them must fail. A case that is
-/// a known limitation of the transport underneath proves nothing there and is skipped; at least one case must remain.
+/// run through the cases it names, on URLSessionTransport and (with its trait) AsyncHTTPClientTransport, and each of
+/// them must fail. A case that is a known limitation of the transport underneath proves nothing there and is skipped;
+/// at least one case must remain.
 /// Serialized, as the conformance suite is: the cases time cancellations and timeouts.
 @Suite("Transport conformance mutants", .timeLimit(.minutes(5)), .serialized)
 struct TransportConformanceMutantTests {
