@@ -9,15 +9,5 @@ cd "$(dirname "$0")"
 source ./nginx.sh
 
 swift build -c release --product e2e-ratios
-swift build -c release --product scale-curve
-work=$(mktemp -d)
-chmod 755 "$work"  # nginx workers run as another user and serve from inside it
-cleanup() {
-    stop_nginx
-    rm -rf "$work"
-}
-trap cleanup EXIT
-
-.build/release/scale-curve --write-document "$work/catalog"
-start_nginx "$work/nginx" "$work/catalog"
+serve_catalog
 .build/release/e2e-ratios --nio --base-url "http://127.0.0.1:$nginx_port" "$@"

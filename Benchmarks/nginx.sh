@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Sourced by scale-curve.sh, e2e-nginx.sh and soak.sh: starts nginx (Debian's package, not ours) on 127.0.0.1 serving
-# the benchmarks' 1 KB JSON document at /catalog, and answering a POST to /catalog with {"ok":true} after reading
+# Sourced by scale-curve.sh, e2e-nginx.sh, soak.sh and profile-e2e.sh: starts nginx (Debian's package, not ours) on
+# 127.0.0.1 serving the benchmarks' 1 KB JSON document at /catalog, and answering a POST to /catalog with {"ok":true} after reading
 # its body, so that the server is not one of ours and never the limit. Not run by CI.
 #
 #   start_nginx WORK_DIR DOCUMENT [KEEPALIVE_REQUESTS] [ACCESS_LOG]
@@ -10,6 +10,11 @@
 # is how many requests one connection serves before nginx closes it; ACCESS_LOG "on" writes
 # WORK_DIR/logs/access.log, one line per request: method, URI, status. Sets nginx_pid and nginx_port; stop_nginx
 # ends it.
+#
+#   serve_catalog [KEEPALIVE_REQUESTS] [ACCESS_LOG]
+#
+# What each script around it needs: a scratch directory in `work` (deleted, and nginx stopped, when the script
+# exits), the 1 KB document written there by scale-curve, and nginx serving it (start_nginx's options).
 
 start_nginx() {
     local work=$1 document=$2 keepalive=${3:-1000000} access=${4:-off}
@@ -61,6 +66,15 @@ CONF
     done
     echo "nginx did not start; see $work/logs/error.log" >&2
     return 1
+}
+
+serve_catalog() {
+    swift build -c release --product scale-curve >/dev/null
+    work=$(mktemp -d)
+    chmod 755 "$work"  # nginx workers run as another user and serve from inside it
+    trap 'stop_nginx; rm -rf "$work"' EXIT
+    .build/release/scale-curve --write-document "$work/catalog"
+    start_nginx "$work/nginx" "$work/catalog" "$@"
 }
 
 stop_nginx() {

@@ -11,19 +11,10 @@ set -euo pipefail
 cd "$(dirname "$0")"
 source ./nginx.sh
 swift build -c release --product call-loop >/dev/null
-swift build -c release --product scale-curve >/dev/null
-work=$(mktemp -d)
-chmod 755 "$work"  # nginx workers run as another user and serve from inside it
-cleanup() {
-    stop_nginx
-    rm -rf "$work"
-}
-trap cleanup EXIT
+serve_catalog
 # valgrind 3.19 gives up on this binary's DWARF (something among the NIO dependencies); symbols are enough here.
 loop=$work/call-loop
 strip --strip-debug -o "$loop" .build/release/call-loop
-.build/release/scale-curve --write-document "$work/catalog"
-start_nginx "$work/nginx" "$work/catalog"
 export RETROSWIFT_BENCH_URL="http://127.0.0.1:$nginx_port"
 low=200
 high=1200

@@ -9,17 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")"
 source ./nginx.sh
 
-swift build -c release --product scale-curve
-work=$(mktemp -d)
-chmod 755 "$work"  # nginx workers run as another user and serve from inside it
-cleanup() {
-    stop_nginx
-    rm -rf "$work"
-}
-trap cleanup EXIT
-
-.build/release/scale-curve --write-document "$work/catalog"
-start_nginx "$work/nginx" "$work/catalog"
+serve_catalog
 
 .build/release/scale-curve --base-url "http://127.0.0.1:$nginx_port" "$@" | tee scale-curve.csv
 python3 plot-scale-curve.py scale-curve.csv scale-curve.svg

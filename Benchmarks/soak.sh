@@ -11,17 +11,7 @@ cd "$(dirname "$0")"
 source ./nginx.sh
 
 swift build -c release --product soak
-swift build -c release --product scale-curve
-work=$(mktemp -d)
-chmod 755 "$work"  # nginx workers run as another user and serve from inside it
-cleanup() {
-    stop_nginx
-    rm -rf "$work"
-}
-trap cleanup EXIT
-
-.build/release/scale-curve --write-document "$work/catalog"
-start_nginx "$work/nginx" "$work/catalog" "${KEEPALIVE:-50}" on
+serve_catalog "${KEEPALIVE:-50}" on
 status=0
 .build/release/soak --base-url "http://127.0.0.1:$nginx_port" --posted-ids "$work/answered" "$@" || status=$?
 stop_nginx
