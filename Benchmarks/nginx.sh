@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Sourced by scale-curve.sh, e2e-nginx.sh, soak.sh and profile-e2e.sh: starts nginx (Debian's package, not ours) on
-# 127.0.0.1 serving the benchmarks' 1 KB JSON document at /catalog, and answering a POST to /catalog with {"ok":true} after reading
-# its body, so that the server is not one of ours and never the limit. Not run by CI.
+# 127.0.0.1 serving the benchmarks' 1 KB JSON document at /catalog, and answering a POST to /catalog with
+# {"ok":true} after reading its body, so that the server is not one of ours and never the limit. Not run by CI.
 #
 #   start_nginx WORK_DIR DOCUMENT [KEEPALIVE_REQUESTS] [ACCESS_LOG]
 #
