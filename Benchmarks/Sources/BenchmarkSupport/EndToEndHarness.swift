@@ -10,12 +10,18 @@ import RetroSwiftURLSession
     import FoundationNetworking
 #endif
 
-/// The two calls measured end to end.
+/// The calls measured end to end.
 public enum E2EOperation: String, CaseIterable, CustomStringConvertible, Sendable {
     case get = "GET"
     case post = "POST"
+    /// The GET's document as bytes, decoded by neither side: what the client itself costs, without Foundation's
+    /// `JSONDecoder`, which costs both sides the same and most of a 1 KB call (BENCHMARKS.md section 3).
+    case bytes = "BYTES"
 
-    public var description: String { rawValue }
+    /// The two calls every table measures; ``bytes`` only where asked for (`e2e-ratios --nio --bytes`).
+    public static var allCases: [E2EOperation] { [.get, .post] }
+
+    public var description: String { self == .bytes ? "GET (bytes)" : rawValue }
 }
 
 /// How large the JSON document is that a GET gets and a POST sends.
@@ -89,6 +95,7 @@ struct E2EAck: Codable, Sendable {
 
 final class E2EApi: Domain, @unchecked Sendable {
     @Get("/catalog") var catalog: () async throws -> E2EPayload
+    @Get("/catalog") var catalogBytes: () async throws -> Data
     @Post("/catalog") var post: (E2EPostRequest) async throws -> E2EAck
     @Get("/catalog/fresh") var fresh: () async throws -> HTTPResponse<E2EPayload>
     @Get("/catalog/revalidated") var revalidated: () async throws -> HTTPResponse<E2EPayload>
@@ -186,8 +193,11 @@ public final class E2EHarness: Sendable {
         }
     }
 
-    /// Runs `tasks` concurrent calls and waits for all of them.
+    /// Runs `tasks` concurrent calls and waits for all of them. One call is made by the calling task itself, as an app
+    /// makes one call after another: a child task for it would add a task's start and a hop between threads to every
+    /// call of every client, a fixed cost that hides how much the clients differ.
     public func batch(_ operation: E2EOperation, with client: E2EClient, tasks: Int, size: E2EDocumentSize = .oneKB) async throws {
+        guard tasks > 1 else { return try await call(operation, with: client, size: size) }
         try await withThrowingTaskGroup(of: Void.self) { group in
             for _ in 0..<tasks { group.addTask { try await self.call(operation, with: client, size: size) } }
             try await group.waitForAll()
@@ -206,6 +216,7 @@ public final class E2EHarness: Sendable {
         case (_, .rawURLSession, _): try await rawURLSession(operation, size)
         case (_, .rawAsyncHTTPClient, _): try await rawAsyncHTTPClient(operation, size)
         case (.get, _, .oneKB): consume(try await api.catalog())
+        case (.bytes, _, _): consume(try await api.catalogBytes())
         case (.post, _, .oneKB): consume(try await api.post(E2EPostRequest(payload: size.payload)))
         case (.get, _, .hundredKB): consume(try await api.catalogLarge())
         case (.post, _, .hundredKB): consume(try await api.postLarge(E2EPostRequest(payload: size.payload)))
@@ -215,14 +226,16 @@ public final class E2EHarness: Sendable {
     /// What careful hand-written URLSession code does: build, send, check the status, decode.
     private func rawURLSession(_ operation: E2EOperation, _ size: E2EDocumentSize) async throws {
         var request = URLRequest(url: baseURL.appendingPathComponent(String(size.path.dropFirst())))
-        request.httpMethod = operation.rawValue
+        request.httpMethod = operation == .post ? "POST" : "GET"
         if operation == .post {
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
             request.httpBody = try JSONEncoder().encode(size.payload)
         }
         let (data, response) = try await session.data(for: request)
         guard (response as? HTTPURLResponse)?.statusCode == 200 else { throw URLError(.badServerResponse) }
-        if operation == .get {
+        if operation == .bytes {
+            consume(data)
+        } else if operation == .get {
             consume(try JSONDecoder().decode(E2EPayload.self, from: data))
         } else {
             consume(try JSONDecoder().decode(E2EAck.self, from: data))
@@ -231,7 +244,7 @@ public final class E2EHarness: Sendable {
 
     private func rawAsyncHTTPClient(_ operation: E2EOperation, _ size: E2EDocumentSize) async throws {
         var request = HTTPClientRequest(url: baseURL.absoluteString + size.path)
-        request.method = operation == .get ? .GET : .POST
+        request.method = operation == .post ? .POST : .GET
         if operation == .post {
             request.headers.add(name: "Content-Type", value: "application/json")
             request.body = .bytes(ByteBuffer(bytes: try JSONEncoder().encode(size.payload)))
@@ -239,7 +252,9 @@ public final class E2EHarness: Sendable {
         let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
         guard response.status.code == 200 else { throw URLError(.badServerResponse) }
         let body = Data(try await response.body.collect(upTo: 1 << 20).readableBytesView)
-        if operation == .get {
+        if operation == .bytes {
+            consume(body)
+        } else if operation == .get {
             consume(try JSONDecoder().decode(E2EPayload.self, from: body))
         } else {
             consume(try JSONDecoder().decode(E2EAck.self, from: body))

@@ -122,7 +122,7 @@ enum CallLoop {
             decoder: JSONDecoder(), endpoint: EndpointIdentity(domain: "Bench", name: "stream", method: .get, template: template))
     }
 
-    /// `e2e-<client>-<get|post>`, client one of raw-urlsession, urlsession, raw-ahc, ahc, nio: section 3's calls against
+    /// `e2e-<client>-<get|post|bytes>`, client one of raw-urlsession, urlsession, raw-ahc, ahc, nio: section 3's calls against
     /// `e2e-ratios --serve` (or nginx) at `$RETROSWIFT_BENCH_URL`, so that a profiler sees the client's side of a call.
     static func endToEnd(named name: String) -> (@Sendable (Int) async throws -> Void)? {
         let parts = name.split(separator: "-", maxSplits: 1)

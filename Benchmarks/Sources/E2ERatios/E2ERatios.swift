@@ -29,6 +29,9 @@ struct E2ERatios: AsyncParsableCommand {
         help: "Compare NIOTransport with async-http-client by hand and through AsyncHTTPClientTransport, the three in each round.")
     var nio = false
 
+    @Flag(help: "With --nio: also GET the document as bytes, decoded by neither side (what the clients alone cost).")
+    var bytes = false
+
     @Option(
         help:
             "Call this server instead of starting e2e-ratios --serve: nginx as e2e-nginx.sh starts it (GET and POST /catalog, 1k only).")
@@ -122,12 +125,12 @@ struct E2ERatios: AsyncParsableCommand {
         )
         print("| --- | --- | --- | --- | --- | --- | --- |")
         for tasks in [1, 32] {
-            for operation in E2EOperation.allCases {
+            for operation in E2EOperation.allCases + (bytes ? [.bytes] : []) {
                 let times = try await roundTimes(harness, operation, tasks, size, clients)
                 let calls = Double(rounds * tasks)
                 let row =
                     [
-                        operation.rawValue, "\(tasks)", String(format: "%.3f", times[0] / times[2]),
+                        operation.description, "\(tasks)", String(format: "%.3f", times[0] / times[2]),
                         String(format: "%.3f", times[1] / times[2]),
                     ]
                     + times.map { String(format: "%.0f", calls / $0) }
