@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer binary .build-fuzz/retroswift-fuzz: every Swift file of Sources/RetroSwift (not the .docc
-# catalogue) and Fuzz/Targets compiled as one module named RetroSwift, so the targets reach the internal parsers.
+# catalogue), NIOTransport's obs-fold unfolder (plain Swift, no SwiftNIO) and Fuzz/Targets compiled as one module
+# named RetroSwift, so the targets reach the internal parsers.
 # Same language settings as Package.swift's RetroSwift target: Swift 6 mode, strict memory safety; -package-name for
 # its `package` declarations.
 #
@@ -15,6 +16,7 @@ mkdir -p "$out"
 
 sources=()
 while IFS= read -r -d '' file; do sources+=("$file"); done < <(find "$PWD/Sources/RetroSwift" -name '*.swift' -not -path '*.docc/*' -print0 | sort -z)
+sources+=("$PWD/Sources/RetroSwiftNIO/ObsFoldUnfolder.swift")
 targets=()
 while IFS= read -r -d '' file; do targets+=("$file"); done < <(find "$PWD/Fuzz/Targets" -name '*.swift' -print0 | sort -z)
 

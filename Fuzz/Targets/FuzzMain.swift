@@ -23,6 +23,7 @@ enum FuzzTarget: String, CaseIterable {
     case responseChecks = "response-checks"
     case cacheFields = "cache-fields"
     case certificateDER = "certificate-der"
+    case obsFold = "obs-fold"
 
     func run(_ bytes: [UInt8]) {
         switch self {
@@ -39,6 +40,7 @@ enum FuzzTarget: String, CaseIterable {
         case .responseChecks: FuzzResponseChecks.run(bytes)
         case .cacheFields: FuzzCacheFields.run(bytes)
         case .certificateDER: FuzzCertificateDER.run(bytes)
+        case .obsFold: FuzzObsFold.run(bytes)
         }
     }
 }

@@ -160,6 +160,8 @@
 
         private func write(_ exchange: Exchange, context: ChannelHandlerContext) {
             let request = exchange.call.request
+            // The bytes read from now on are a response head, which the unfolder of obs-fold reads.
+            context.triggerUserOutboundEvent(ObsFoldUnfoldingHandler.ResponseHeadExpected(), promise: nil)
             context.write(
                 wrapOutboundOut(
                     .head(

@@ -27,8 +27,9 @@
         /// Opens a connection to `origin` on `eventLoop` and reports it once it can take a request (connected, and its TLS
         /// handshake done for `https`), or why it cannot.
         ///
-        /// The pipeline, head to tail: TLS (for `https`), NIOHTTP1's request encoder and response decoder, a counter of
-        /// compressed body bytes, NIOHTTPCompression's decompressor, and the ``HTTP1ClientHandler`` that runs the calls.
+        /// The pipeline, head to tail: TLS (for `https`), the ``ObsFoldUnfoldingHandler`` that unfolds obs-fold in
+        /// response heads, NIOHTTP1's request encoder and response decoder, a counter of compressed body bytes,
+        /// NIOHTTPCompression's decompressor, and the ``HTTP1ClientHandler`` that runs the calls.
         /// Reads are on demand (`autoRead` off): the handler reads while it waits for a response, while a response's
         /// reader keeps up with it, and while the connection is idle (to see the server close it).
         static func connect(
@@ -53,6 +54,8 @@
                     do {
                         let pipeline = channel.pipeline.syncOperations
                         if key.isTLS { try pipeline.addHandler(try pool.tls.makeHandler(for: key, verdict: verdict)) }
+                        // Before the decoder, whose parser (llhttp) refuses obs-fold that RFC 9112 asks a client to unfold.
+                        try pipeline.addHandler(ObsFoldUnfoldingHandler())
                         try pipeline.addHTTPClientHandlers()
                         let counter = CompressedBodyCounter()
                         try pipeline.addHandler(counter)

@@ -28,6 +28,7 @@
         // @unchecked Sendable: endpoint wrappers only, set up in init and never reassigned.
         final class Api: Domain, @unchecked Sendable {
             @Get("/items/{id}") var item: (ItemRequest) async throws -> Item
+            @Get("/items/{id}") var folded: (ItemRequest) async throws -> HTTPResponse<Data>
             @Post("/items/{id}") var create: (ItemRequest) async throws -> Item
             @Get("/bytes", timeout: .infinity) var bytes: () async throws -> HTTPBodyStream
             @Post("/log") var log: (LogRequest) async throws -> Empty
@@ -141,6 +142,35 @@
             #expect(answered == 8)
             #expect(server.requests.count == 8)
             #expect(most.withLockedValue { $0 } <= 2)
+        }
+
+        @Test("folded fields of heads that arrive a byte at a time, after a 100, are unfolded on both calls of one connection")
+        func obsFoldDripped() async throws {
+            // Given: a server answering each request with a 100 and a 200 whose fields are folded, one byte per write, and
+            // a body that holds CR LF SP
+            let server = try await TestServer.startHostile { request in
+                let id = request.pathSegments.last ?? ""
+                let body = Data("\(id)\r\n x".utf8)
+                let head =
+                    "HTTP/1.1 100 Continue\r\nX-Interim: a\r\n b\r\n\r\n"
+                    + "HTTP/1.1 200 OK\r\nX-Folded: first\r\n second\r\n\tthird\r\nContent-Type: text/plain\r\n"
+                    + "Content-Length: \(body.count)\r\n\r\n"
+                let bytes = Data(head.utf8) + body
+                return RawResponse(pieces: bytes.map { Data([$0]) })
+            }
+            defer { Task { await server.stop() } }
+            let api = Self.api(NIOTransport(), server)
+
+            // When
+            let first = try await api.folded(ItemRequest(id: "1"))
+            let second = try await api.folded(ItemRequest(id: "2"))
+
+            // Then: every byte of each fold became a space; the body was left as it came
+            #expect(first.headers["X-Folded"] == "first   second   third")
+            #expect(first.body == Data("1\r\n x".utf8))
+            #expect(second.headers["X-Folded"] == "first   second   third")
+            #expect(second.body == Data("2\r\n x".utf8))
+            #expect(server.acceptedConnectionCount == 1)
         }
 
         @Test("a stream whose reader pauses stops the server at what the socket buffers hold, far below 64 MiB of a 1 GiB body")

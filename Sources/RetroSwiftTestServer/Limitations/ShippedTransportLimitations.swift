@@ -70,12 +70,9 @@ public enum ShippedTransport: String, CaseIterable, Sendable {
         return limitations
     }
 
+    /// None: NIOTransport unfolds obs-fold before SwiftNIO's parser, which would refuse it, reads the head.
     private static var nioLimitations: [String: TransportLimitation] {
-        [
-            "framing/obs-fold": .differs(
-                "SwiftNIO's parser (llhttp) refuses obs-fold instead of unfolding it",
-                failure: "SwiftNIO's parser: invalid character in header")
-        ]
+        [:]
     }
 
     private static var asyncHTTPClientLimitations: [String: TransportLimitation] {
