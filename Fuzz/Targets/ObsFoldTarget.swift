@@ -36,7 +36,7 @@ enum FuzzObsFold {
             unfolder.expectHead()
             var output: [UInt8] = []
             for chunk in chunks {
-                switch unfolder.unfold(chunk) {
+                switch unfolder.unfold(bytes: chunk) {
                 case .unchanged: output += chunk
                 case .replaced(let bytes): output += bytes
                 }
@@ -135,5 +135,13 @@ enum FuzzObsFold {
             start = headEnd
         }
         return Reading(bytes: bytes, fieldSections: sections, headsEnd: bytes.count)
+    }
+}
+
+extension ObsFoldUnfolder {
+    /// The bytes to pass on for `bytes`, as the handler passes a read's `Span`.
+    fileprivate mutating func unfold(bytes: some Collection<UInt8>) -> Output {
+        let contiguous = ContiguousArray(bytes)
+        return unfold(contiguous.span)
     }
 }

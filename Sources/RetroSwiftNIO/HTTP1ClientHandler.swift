@@ -36,6 +36,9 @@
         private let pool: ConnectionPool
         private let verdict: TrustVerdict
         private let compressedBytes: CompressedBodyCounter
+        /// The handler before the decoder that unfolds obs-fold in response heads, told of each request head directly
+        /// (it is on this channel, so on this event loop): a user event through the pipeline costs every handler a hop.
+        private let unfolding: ObsFoldUnfoldingHandler
         private let report: @Sendable (Result<HTTP1Connection, NIOTransportFailure>) -> Void
         private var state = State.connecting(handshakeTimer: nil)
         private var context: ChannelHandlerContext?
@@ -57,13 +60,14 @@
 
         init(
             origin: OriginPool, pool: ConnectionPool, verdict: TrustVerdict, compressedBytes: CompressedBodyCounter,
-            report: @escaping @Sendable (Result<HTTP1Connection, NIOTransportFailure>) -> Void
+            unfolding: ObsFoldUnfoldingHandler, report: @escaping @Sendable (Result<HTTP1Connection, NIOTransportFailure>) -> Void
         ) {
             self.origin = origin
             self.key = origin.key
             self.pool = pool
             self.verdict = verdict
             self.compressedBytes = compressedBytes
+            self.unfolding = unfolding
             self.report = report
         }
 
@@ -161,7 +165,7 @@
         private func write(_ exchange: Exchange, context: ChannelHandlerContext) {
             let request = exchange.call.request
             // The bytes read from now on are a response head, which the unfolder of obs-fold reads.
-            context.triggerUserOutboundEvent(ObsFoldUnfoldingHandler.ResponseHeadExpected(), promise: nil)
+            unfolding.expectResponseHead()
             context.write(
                 wrapOutboundOut(
                     .head(

@@ -55,7 +55,8 @@
                         let pipeline = channel.pipeline.syncOperations
                         if key.isTLS { try pipeline.addHandler(try pool.tls.makeHandler(for: key, verdict: verdict)) }
                         // Before the decoder, whose parser (llhttp) refuses obs-fold that RFC 9112 asks a client to unfold.
-                        try pipeline.addHandler(ObsFoldUnfoldingHandler())
+                        let unfolding = ObsFoldUnfoldingHandler()
+                        try pipeline.addHandler(unfolding)
                         try pipeline.addHTTPClientHandlers()
                         let counter = CompressedBodyCounter()
                         try pipeline.addHandler(counter)
@@ -63,7 +64,9 @@
                         // decompressed bytes arrive.
                         try pipeline.addHandler(NIOHTTPResponseDecompressor(limit: .none))
                         try pipeline.addHandler(
-                            HTTP1ClientHandler(origin: origin, pool: pool, verdict: verdict, compressedBytes: counter, report: report))
+                            HTTP1ClientHandler(
+                                origin: origin, pool: pool, verdict: verdict, compressedBytes: counter, unfolding: unfolding,
+                                report: report))
                         return channel.eventLoop.makeSucceededVoidFuture()
                     } catch {
                         return channel.eventLoop.makeFailedFuture(error)

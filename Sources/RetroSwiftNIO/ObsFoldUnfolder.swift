@@ -88,39 +88,72 @@ struct ObsFoldUnfolder {
     }
 
     /// The bytes to pass on for `chunk`, the next bytes the connection read.
-    mutating func unfold<Bytes: Collection<UInt8>>(_ chunk: Bytes) -> Output {
+    ///
+    /// A `Span`, read byte by byte with nothing but a bounds check, and skipped through inside a line: every response's
+    /// head passes here, so the common head, with no fold, costs little more than a look at each byte.
+    mutating func unfold(_ chunk: Span<UInt8>) -> Output {
         // Nothing is ever held back while passing through.
-        if state == .passThrough { return .unchanged }
+        if case .passThrough = state { return .unchanged }
         // The output so far: nil while it is the chunk's bytes up to the current one, unchanged. Bytes held back are
         // kept in it as they came (at its end) until the next byte decides them.
         var output: [UInt8]? = heldCount > 0 ? heldBytes : nil
-        var index = chunk.startIndex
-        while index != chunk.endIndex {
+        let count = chunk.count
+        var index = 0
+        while index < count {
+            if isInsideLine {
+                // Inside a field line or after the status code, every byte but CR and LF leaves the state as it is.
+                let start = index
+                while index < count, chunk[index] != Self.cr, chunk[index] != Self.lf { index += 1 }
+                if output != nil { Self.append(chunk, start..<index, to: &output) }
+                if index == count { break }
+            }
             let byte = chunk[index]
             let held = heldCount
             let (spacesHeld, space) = step(byte)
             if spacesHeld || space, output == nil {
-                output = Array(chunk[..<index])
+                output = []
+                Self.append(chunk, 0..<index, to: &output)
             }
-            if spacesHeld, let count = output?.count {
-                output?.replaceSubrange((count - held)..<count, with: repeatElement(Self.sp, count: held))
+            if spacesHeld, let length = output?.count {
+                output?.replaceSubrange((length - held)..<length, with: repeatElement(Self.sp, count: held))
             }
             output?.append(space ? Self.sp : byte)
-            chunk.formIndex(after: &index)
-            if state == .passThrough {
+            index += 1
+            if case .passThrough = state {
                 // The head ended: the rest is a body, or bytes after the answer, passed on as they are.
                 guard output != nil else { return .unchanged }
-                output?.append(contentsOf: chunk[index...])
+                Self.append(chunk, index..<count, to: &output)
                 return .replaced(output ?? [])
             }
         }
         let held = heldCount
         if held > 0 {
             // The line break at the end waits for the next chunk.
-            if output == nil { output = Array(chunk) }
+            if output == nil {
+                output = []
+                Self.append(chunk, 0..<count, to: &output)
+            }
             output?.removeLast(held)
         }
         return output.map(Output.replaced) ?? .unchanged
+    }
+
+    /// Whether the state is inside a line, where only CR and LF can change it.
+    private var isInsideLine: Bool {
+        switch state {
+        case .field, .statusRest: true
+        default: false
+        }
+    }
+
+    /// Appends `chunk`'s bytes in `range` to `output`.
+    private static func append(_ chunk: Span<UInt8>, _ range: Range<Int>, to output: inout [UInt8]?) {
+        guard !range.isEmpty, var bytes = output else { return }
+        // Taken out of the optional, so that appending never copies it.
+        output = nil
+        bytes.reserveCapacity(bytes.count + range.count)
+        for index in range { bytes.append(chunk[index]) }
+        output = bytes
     }
 
     /// The bytes held back, for when the connection closed: a line break nothing followed is no fold.

@@ -2,25 +2,25 @@
     import NIOCore
 
     /// Unfolds obs-fold in response heads before NIOHTTP1's decoder (llhttp), which refuses it, reads them: between TLS
-    /// (or the socket) and the decoder, it passes the bytes read through an ``ObsFoldUnfolder``. Writes pass untouched.
+    /// (or the socket) and the decoder, it passes the bytes read through an ``ObsFoldUnfolder``.
     ///
-    /// It learns that a response head is next from ``ResponseHeadExpected``, which ``HTTP1ClientHandler`` sends right
+    /// It learns that a response head is next from ``expectResponseHead()``, which ``HTTP1ClientHandler`` calls right
     /// before it writes each request head; never from the writes themselves, since an upload's body may still go out
     /// after an early answer's head arrived.
-    final class ObsFoldUnfoldingHandler: ChannelDuplexHandler, RemovableChannelHandler {
+    final class ObsFoldUnfoldingHandler: ChannelInboundHandler, RemovableChannelHandler {
         typealias InboundIn = ByteBuffer
         typealias InboundOut = ByteBuffer
-        typealias OutboundIn = IOData
-        typealias OutboundOut = IOData
-
-        /// The outbound user event that says a request head is about to be written, so a response head is next.
-        struct ResponseHeadExpected {}
 
         private var unfolder = ObsFoldUnfolder()
 
+        /// A request head is about to be written, so a response head is next. Called on the channel's event loop.
+        func expectResponseHead() {
+            unfolder.expectHead()
+        }
+
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
             let buffer = unwrapInboundIn(data)
-            switch unfolder.unfold(buffer.readableBytesView) {
+            switch unfolder.unfold(buffer.readableBytesUInt8Span) {
             case .unchanged:
                 context.fireChannelRead(data)
             case .replaced(let bytes):
@@ -29,15 +29,6 @@
                 guard !bytes.isEmpty else { return }
                 context.fireChannelRead(wrapInboundOut(context.channel.allocator.buffer(bytes: bytes)))
             }
-        }
-
-        func triggerUserOutboundEvent(context: ChannelHandlerContext, event: Any, promise: EventLoopPromise<Void>?) {
-            guard event is ResponseHeadExpected else {
-                context.triggerUserOutboundEvent(event, promise: promise)
-                return
-            }
-            unfolder.expectHead()
-            promise?.succeed()
         }
 
         func channelInactive(context: ChannelHandlerContext) {

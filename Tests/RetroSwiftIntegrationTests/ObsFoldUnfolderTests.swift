@@ -202,4 +202,12 @@
             #expect(unasked == .unchanged)
         }
     }
+
+    extension ObsFoldUnfolder {
+        /// The bytes to pass on for `bytes`, as the handler passes a read's `Span`.
+        fileprivate mutating func unfold(_ bytes: [UInt8]) -> Output {
+            let contiguous = ContiguousArray(bytes)
+            return unfold(contiguous.span)
+        }
+    }
 #endif
