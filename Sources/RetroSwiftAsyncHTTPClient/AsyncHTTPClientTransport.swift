@@ -95,8 +95,18 @@
             return Int64(max(seconds, 0) * 1_000_000_000)
         }
 
+        /// The largest body in memory handed to async-http-client whole, with its end in the same write: it fits a
+        /// connection's send buffer, so its end is never left queued behind it.
+        static let wholeBodyLimit = 64 * 1024
+
         /// The request exactly as RetroSwift resolved it: URL, method, every header field in order, and the body: bytes
-        /// as they are, or a file or stream, read as the connection takes it, which each attempt uploads afresh.
+        /// as they are, or a file, a stream or bytes past ``wholeBodyLimit``, read as the connection takes them, which
+        /// each attempt uploads afresh.
+        ///
+        /// async-http-client writes a body's end once the body is handed over, and fails the call when that write
+        /// fails; an early answer with `Connection: close` (a 413 before the upload was read) closes the connection
+        /// under an end still queued behind megabytes of body, and the answer it read was lost (one run in two under
+        /// load). Through ``BodyByteStream/upload(on:gate:)`` the end waits for the body to reach the socket.
         private func makeRequest(_ params: HttpRequestParams) throws -> (HTTPClient.Request, upload: BodyByteStream?) {
             var headers = HTTPHeaders()
             for header in params.headerFields {
@@ -105,7 +115,7 @@
             var body: HTTPClient.Body?
             var upload: BodyByteStream?
             switch params.body {
-            case .bytes(let data)?: body = .bytes(data)
+            case .bytes(let data)? where data.count <= Self.wholeBodyLimit: body = .bytes(data)
             case let other?: upload = BodyByteStream(body: other, length: try other.length())
             case nil: break
             }

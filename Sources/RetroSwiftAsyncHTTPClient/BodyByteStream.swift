@@ -57,22 +57,33 @@
         }
 
         /// Hands a request body that is not in memory to async-http-client, one chunk ahead of the connection: each write
-        /// is waited for (the connection's backpressure) while the next chunk is read, except the last, so the call's end
-        /// never waits on the connection taking it.
+        /// is waited for (the connection's backpressure) while the next chunk is read; the body ends once the last chunk
+        /// is on the socket.
         ///
         /// A server may answer with a status of 300 or more before it has read the whole body: async-http-client then
-        /// pauses the body for good and ends the call only once the writer finishes. `answered` is the call's word that the
+        /// pauses the body for good and ends the call only once the writer finishes. `gate` is the call's word that the
         /// whole answer arrived, upon which the writer finishes without sending the rest.
-        func upload(on eventLoop: any EventLoop, answered: UploadGate) -> HTTPClient.Body {
+        ///
+        /// The end is not handed over before the last chunk is on the socket: async-http-client fails the call when the
+        /// write of the body's end fails, and an answer with `Connection: close` closes the connection under a queued
+        /// end, which then dropped the answer it had read (a 413 before an 8 MiB upload was read, one run in two under
+        /// load).
+        func upload(on eventLoop: any EventLoop, gate: UploadGate) -> HTTPClient.Body {
             .stream(contentLength: length) { writer in
                 let finished = eventLoop.makePromise(of: Void.self)
                 finished.completeWithTask {
                     var chunks = makeAsyncIterator()
                     var next = try await chunks.next()
+                    var handed: Int64 = 0
                     while let chunk = next {
+                        handed += Int64(chunk.readableBytes)
                         let written = writer.write(.byteBuffer(chunk))
                         next = try await chunks.next()
-                        guard next != nil, await answered.waitUntilTaken(written) else { return }
+                        guard next != nil else {
+                            await gate.waitUntilSent(handed)
+                            return
+                        }
+                        guard await gate.waitUntilTaken(written) else { return }
                     }
                 }
                 return finished.futureResult
@@ -88,48 +99,79 @@
         }
     }
 
-    /// Tells a request body's writer that the server has answered in full, so the rest of the body is not waited for.
+    /// Paces a request body's writer by what the call learns: each write taken, the bytes on the socket, and the end of
+    /// the call (the server answered in full, or the call is over), after which nothing more is waited for.
     final class UploadGate: Sendable {
         private struct State {
-            var answered = false
-            var waiter: CheckedContinuation<Bool, Never>?
+            /// The server answered in full, or the call ended: the writer waits for nothing more.
+            var released = false
+            /// The body's bytes written to the socket so far.
+            var sent: Int64 = 0
+            var takenWaiter: CheckedContinuation<Bool, Never>?
+            var sentWaiter: (continuation: CheckedContinuation<Void, Never>, bytes: Int64)?
         }
 
         private let state = NIOLockedValueBox(State())
 
-        /// Waits until `write` is taken by the connection (true), or the server has answered or the write failed
+        /// Waits until `write` is taken by the connection (true), or the gate is released or the write failed
         /// (false), whichever comes first.
         ///
         /// A write fails only once the connection is gone, which async-http-client learns first and reports itself
         /// (or, for an answer that came while the body went out, once that answer has ended). Failing the body's stream
-        /// as well would make it drop an answer it read but had not yet handed over (a 413 with `Connection: close`, now
-        /// and then), so the writer just stops.
+        /// as well would make it drop an answer it read but had not yet handed over, so the writer just stops.
         func waitUntilTaken(_ write: EventLoopFuture<Void>) async -> Bool {
             await withCheckedContinuation { continuation in
-                let answered = state.withLockedValue { state in
-                    if !state.answered { state.waiter = continuation }
-                    return state.answered
+                let released = state.withLockedValue { state in
+                    if !state.released { state.takenWaiter = continuation }
+                    return state.released
                 }
-                guard !answered else { return continuation.resume(returning: false) }
+                guard !released else { return continuation.resume(returning: false) }
                 write.whenComplete { result in
-                    // Whoever takes the waiter resumes it: the write here, or `answer()`.
+                    // Whoever takes the waiter resumes it: the write here, or `release()`.
                     let waiter = self.state.withLockedValue { state in
-                        defer { state.waiter = nil }
-                        return state.waiter
+                        defer { state.takenWaiter = nil }
+                        return state.takenWaiter
                     }
                     if case .success = result { waiter?.resume(returning: true) } else { waiter?.resume(returning: false) }
                 }
             }
         }
 
-        /// The server's answer arrived whole.
-        func answer() {
-            let waiter = state.withLockedValue { state in
-                state.answered = true
-                defer { state.waiter = nil }
-                return state.waiter
+        /// Waits until `bytes` of the body are on the socket, or the gate is released.
+        func waitUntilSent(_ bytes: Int64) async {
+            await withCheckedContinuation { continuation in
+                let ready = state.withLockedValue { state in
+                    if state.released || state.sent >= bytes { return true }
+                    state.sentWaiter = (continuation, bytes)
+                    return false
+                }
+                if ready { continuation.resume() }
             }
-            waiter?.resume(returning: false)
+        }
+
+        /// `count` more bytes of the body were written to the socket.
+        func sent(_ count: Int) {
+            let waiter = state.withLockedValue { state -> CheckedContinuation<Void, Never>? in
+                state.sent += Int64(count)
+                guard let waiter = state.sentWaiter, state.sent >= waiter.bytes else { return nil }
+                state.sentWaiter = nil
+                return waiter.continuation
+            }
+            waiter?.resume()
+        }
+
+        /// The server's answer arrived whole, or the call ended: the writer stops waiting, for good.
+        func release() {
+            let (taken, sent) = state.withLockedValue { state in
+                state.released = true
+                defer {
+                    state.takenWaiter = nil
+                    state.sentWaiter = nil
+                }
+                return (state.takenWaiter, state.sentWaiter?.continuation)
+            }
+            taken?.resume(returning: false)
+            sent?.resume()
         }
     }
 #endif

@@ -92,8 +92,9 @@
         private let timeout: TimeAmount
         private let temporaryDirectory: URL
         private let uploadLength: Int64?
-        /// Told when a response of 300 or more arrived whole while the request body was still going out.
-        private let answered = UploadGate()
+        /// Paces the request body's writer: told of the bytes on the socket, and when a response of 300 or more arrived
+        /// whole while the body was still going out, or the call ended.
+        private let gate = UploadGate()
 
         private init(params: HttpRequestParams, timeout: TimeAmount, temporaryDirectory: URL) {
             self.params = params
@@ -118,7 +119,7 @@
             func attempt() async throws -> HttpOperationResult {
                 let delegate = ResponseDelegate(params: params, timeout: timeout, temporaryDirectory: temporaryDirectory)
                 var request = request
-                if let upload { request.body = upload.upload(on: client.eventLoopGroup.any(), answered: delegate.answered) }
+                if let upload { request.body = upload.upload(on: client.eventLoopGroup.any(), gate: delegate.gate) }
                 return try await withTaskCancellationHandler {
                     try await withCheckedThrowingContinuation { continuation in
                         delegate.start(continuation)
@@ -179,6 +180,7 @@
         }
 
         func didSendRequestPart(task: HTTPClient.Task<Void>, _ part: IOData) {
+            gate.sent(part.readableBytes)
             guard let progress = params.progress else { return }
             let sent = shared.withLockedValue { shared in
                 shared.sent += Int64(part.readableBytes)
@@ -238,7 +240,7 @@
                 }
                 if answeredEarly {
                     // A body of unknown length ends with no word to the delegate: the writer is let go at once.
-                    if length == nil { answered.answer() }
+                    if length == nil { gate.release() }
                     if length == 0 { collectedEarlyAnswer() }
                 }
                 return task.eventLoop.makeSucceededVoidFuture()
@@ -404,7 +406,7 @@
                 shared.timer = nil
                 return collecting
             }
-            answered.answer()
+            gate.release()
             guard var collected else { return }
             collected.counter?.finish()
             collected.result.body = .bytes(Data(collected.body.readableBytesView))
@@ -466,6 +468,8 @@
         // MARK: The end
 
         func didReceiveError(task: HTTPClient.Task<Void>, _ error: any Error) {
+            // The call is over: a writer waiting for its body to reach the socket waits no more.
+            gate.release()
             let (state, cancelled) = shared.withLockedValue { shared in
                 defer {
                     shared.state = .finished
@@ -496,6 +500,7 @@
         }
 
         func didFinishRequest(task: HTTPClient.Task<Void>) throws {
+            gate.release()
             let state = shared.withLockedValue { shared in
                 defer {
                     shared.state = .finished
