@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The client's side of section 3's calls, counted rather than timed: instructions per call (callgrind) and heap
-# allocations per call (DHAT's block count) of `call-loop e2e-<client>-<get|post>` against nginx (nginx.sh), for
+# allocations per call (DHAT's block count) of `call-loop e2e-<client>-<get|post|bytes>` against nginx (nginx.sh), for
 # async-http-client by hand (raw-ahc), through AsyncHTTPClientTransport (ahc) and through NIOTransport (nio). Each
 # count is taken at two iteration counts and the difference divided by the extra calls, which cancels start-up,
 # connecting and warm-up. Deterministic enough to compare on a shared machine; needs valgrind. Not run by CI.
@@ -34,12 +34,13 @@ per_call() {
     echo $(((counts[1] - counts[0]) / (high - low)))
 }
 
-echo "| client | GET instructions per call | GET allocations per call | POST instructions per call | POST allocations per call |"
-echo "| --- | --- | --- | --- | --- |"
+# bytes: the GET's document as bytes, decoded by neither side (what the client alone costs, without JSONDecoder).
+echo "| client | GET instructions per call | GET allocations per call | POST instructions per call | POST allocations per call | GET bytes instructions | GET bytes allocations |"
+echo "| --- | --- | --- | --- | --- | --- | --- |"
 for client in "${@:-raw-ahc ahc nio}"; do
     for c in $client; do
         row="| $c"
-        for op in get post; do
+        for op in get post bytes; do
             row="$row | $(per_call callgrind "$c-$op") | $(per_call dhat "$c-$op")"
         done
         echo "$row |"
