@@ -56,13 +56,15 @@
             }
         }
 
-        /// Hands a request body that is not in memory to async-http-client, one chunk ahead of the connection: each write
-        /// is waited for (the connection's backpressure) while the next chunk is read; the body ends once the last chunk
-        /// is on the socket.
+        /// Hands a request body that is not sent whole (a file, a stream, bytes past
+        /// ``AsyncHTTPClientTransport/wholeBodyLimit``) to async-http-client, one chunk ahead of the connection: each
+        /// write is waited for (the connection's backpressure) while the next chunk is read; the body ends once the last
+        /// chunk is on the socket.
         ///
         /// A server may answer with a status of 300 or more before it has read the whole body: async-http-client then
-        /// pauses the body for good and ends the call only once the writer finishes. `gate` is the call's word that the
-        /// whole answer arrived, upon which the writer finishes without sending the rest.
+        /// pauses the body for good and ends the call only once the writer finishes. `gate` tells the writer the bytes
+        /// on the socket, and that the whole answer arrived (or the call ended), upon which it finishes without sending
+        /// the rest.
         ///
         /// The end is not handed over before the last chunk is on the socket: async-http-client fails the call when the
         /// write of the body's end fails, and an answer with `Connection: close` closes the connection under a queued
