@@ -194,7 +194,8 @@ let package = Package(
         .testTarget(
             name: "RetroSwiftTests",
             dependencies: [
-                "RetroSwift", "RetroSwiftTesting",
+                // RetroSwiftTestServer for `eventually`, the one way tests wait for another task.
+                "RetroSwift", "RetroSwiftTesting", "RetroSwiftTestServer",
                 .product(name: "PropertyBased", package: "swift-property-based"),
                 .target(name: "RetroSwiftLogging", condition: .when(traits: ["SwiftLog"])),
                 .product(name: "Logging", package: "swift-log", condition: .when(traits: ["SwiftLog"])),

@@ -6,7 +6,7 @@
     import NIOHTTPCompression
     import NIOPosix
     import NIOSSL
-    @_spi(Transport) import RetroSwift
+    import RetroSwift
 
     /// An `HttpTransport` on an async-http-client `HTTPClient` your app already owns — Vapor's, or one of your own.
     /// Enabled by the package trait `AsyncHTTPClient`. For a transport RetroSwift owns on SwiftNIO, faster and with
@@ -63,7 +63,7 @@
         /// Certificate authorities of the domain's own (`ServerTrust.certificateAuthorities`): a call whose domain has
         /// them goes out with a TLS configuration trusting only them, on connections of their own. Not public-key pins
         /// (see the type's documentation).
-        @_spi(Transport) public var serverTrustSupport: ServerTrustSupport { [.certificateAuthorities] }
+        public var serverTrustSupport: ServerTrustSupport { [.certificateAuthorities] }
 
         /// Sends the request and returns the response, whatever its status.
         ///

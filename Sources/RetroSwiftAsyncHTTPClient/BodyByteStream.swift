@@ -3,7 +3,7 @@
     import AsyncHTTPClient
     import NIOConcurrencyHelpers
     import NIOCore
-    @_spi(Transport) import RetroSwift
+    import RetroSwift
 
     /// A request body as the async byte sequence async-http-client uploads: a file read from disk lazily, a stream
     /// read as it goes, so memory stays flat whatever their size.

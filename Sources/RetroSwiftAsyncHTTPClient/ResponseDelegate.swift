@@ -5,7 +5,7 @@
     import NIOCore
     import NIOHTTP1
     import NIOPosix
-    @_spi(Transport) import RetroSwift
+    import RetroSwift
 
     /// Receives one call's response on the connection's event loop, through async-http-client's delegate API, where
     /// the body comes part by part as it is parsed and the transport decides when the next part may be read.

@@ -1,7 +1,7 @@
 #if Metrics
     import Foundation
     import Metrics
-    @_spi(Transport) import RetroSwift
+    import RetroSwift
 
     /// Records each request it sees in swift-metrics, named and dimensioned after OpenTelemetry's HTTP client
     /// semantic conventions, so any swift-metrics backend (Prometheus, OpenTelemetry, StatsD) shows RetroSwift's

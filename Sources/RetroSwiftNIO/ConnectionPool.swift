@@ -228,6 +228,12 @@
             if reconnect { connect(origin, owner: nil) }
         }
 
+        /// How many connections are open, running a call or idle: what a test waits on to know the pool has seen a
+        /// server close a connection.
+        var openConnectionCount: Int {
+            state.withLockedValue { $0.connections.count }
+        }
+
         // MARK: Shutdown
 
         /// Fails the waiting calls, closes every connection and waits for them to close; later calls fail.

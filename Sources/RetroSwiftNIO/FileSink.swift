@@ -2,7 +2,7 @@
     import Foundation
     import NIOCore
     import NIOPosix
-    @_spi(Transport) import RetroSwift
+    import RetroSwift
 
     /// Writes a response body to a new temporary file as it arrives, with blocking writes run on NIOPosix's thread pool
     /// (the one `NonBlockingFileIO` uses), never on the event loop or the cooperative pool.

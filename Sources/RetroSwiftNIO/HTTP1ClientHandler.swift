@@ -5,7 +5,7 @@
     import NIOPosix
     import NIOSSL
     import NIOTLS
-    @_spi(Transport) import RetroSwift
+    import RetroSwift
 
     /// Runs the calls of one connection, one at a time, on its event loop: writes the request, reads the response as
     /// far as its reader wants it, keeps the call's timeout and limits, and hands the connection back to the pool or

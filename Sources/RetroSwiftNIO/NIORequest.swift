@@ -2,7 +2,7 @@
     import Foundation
     import NIOCore
     import NIOHTTP1
-    @_spi(Transport) import RetroSwift
+    import RetroSwift
 
     /// One call as the connection layer sends it: everything the pool, the connection and its handlers need, and nothing
     /// of RetroSwift's request type, which only `NIOTransport.swift` reads (so a change of that type touches one file).

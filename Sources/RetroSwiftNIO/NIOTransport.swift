@@ -3,7 +3,7 @@
     import NIOCore
     import NIOHTTP1
     import NIOPosix
-    @_spi(Transport) import RetroSwift
+    import RetroSwift
 
     /// RetroSwift's own `HttpTransport` on SwiftNIO, for servers on Linux: HTTP/1.1 with keep-alive over a pool of
     /// connections per origin, TLS by SwiftNIO SSL with the server's chain verified by swift-certificates, gzip and
@@ -103,7 +103,7 @@
 
         /// Certificate authorities of the domain's own and public-key pins, both checked against the chain the
         /// transport verified; on platforms other than Linux, authorities only.
-        @_spi(Transport) public var serverTrustSupport: ServerTrustSupport { TLSConnector.support }
+        public var serverTrustSupport: ServerTrustSupport { TLSConnector.support }
 
         /// Closes every connection and fails the calls waiting for one; calls made afterwards fail. A transport that
         /// lives as long as the process needs no shutdown.
@@ -111,6 +111,11 @@
         /// - Throws: Never today; declared so that a later version may report a connection that failed to close.
         public func shutdown() async throws {
             try await pool.shutdown()
+        }
+
+        /// How many connections the transport holds open, running a call or idle; for tests.
+        var openConnectionCount: Int {
+            pool.openConnectionCount
         }
 
         /// Sends the request and returns the response, whatever its status.

@@ -3,7 +3,7 @@
     import NIOConcurrencyHelpers
     import NIOCore
     import NIOSSL
-    @_spi(Transport) import RetroSwift
+    import RetroSwift
     import SwiftASN1
     import X509
 

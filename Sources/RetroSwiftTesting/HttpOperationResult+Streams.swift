@@ -1,5 +1,5 @@
 import Foundation
-@_spi(Transport) import RetroSwift
+import RetroSwift
 
 extension HttpOperationResult {
     /// A response whose body arrives piece by piece, for testing code that reads `ServerSentEvents`, `JSONLines`

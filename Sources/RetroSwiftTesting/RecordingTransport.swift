@@ -1,5 +1,5 @@
 import Foundation
-@_spi(Transport) import RetroSwift
+import RetroSwift
 
 /// A transport for tests: records every request and answers with what you tell it, without a network.
 ///
@@ -33,7 +33,7 @@ public final class RecordingTransport: HttpTransport, ServerTrustEnforcing {
 
     /// Everything: the transport makes no connection, and records `HttpRequestParams.serverTrust` with the rest of
     /// the request for a test to check.
-    @_spi(Transport) public var serverTrustSupport: ServerTrustSupport { [.certificateAuthorities, .publicKeyPins] }
+    public var serverTrustSupport: ServerTrustSupport { [.certificateAuthorities, .publicKeyPins] }
 
     /// Records the request and returns the responder's answer. A test that does not care about URLs need not configure
     /// a base URL: the request then comes with a relative `url`, the path and query.

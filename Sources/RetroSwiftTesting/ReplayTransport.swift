@@ -1,5 +1,5 @@
 import Foundation
-@_spi(Transport) import RetroSwift
+import RetroSwift
 
 /// A transport that records real exchanges to an HTTP Archive (HAR 1.2) file and replays them, so a test runs
 /// offline against what a real server once answered.
@@ -132,7 +132,7 @@ public final class ReplayTransport: HttpTransport, ServerTrustEnforcing {
 
     /// What the live transport enforces, since calls may go through it; everything when none can (strict replay, or
     /// no live transport), as a recording makes no connection.
-    @_spi(Transport) public var serverTrustSupport: ServerTrustSupport {
+    public var serverTrustSupport: ServerTrustSupport {
         guard mode != .replayStrict, let live else { return [.certificateAuthorities, .publicKeyPins] }
         return (live as? any ServerTrustEnforcing)?.serverTrustSupport ?? []
     }

@@ -1,6 +1,6 @@
 #if Tracing
     import Foundation
-    @_spi(Transport) import RetroSwift
+    import RetroSwift
     import Tracing
 
     /// Opens a client span for each request it sees, with the attributes of OpenTelemetry's HTTP client semantic

@@ -157,21 +157,14 @@
 
         /// Waits until `server` has received `count` requests, for at most five seconds.
         func waitForRequests(_ count: Int, on server: TestServer) async throws {
-            for _ in 0..<500 {
-                if server.requests.count >= count { return }
-                try await Task.sleep(for: .milliseconds(10))
+            guard try await eventually(within: .seconds(5), { server.requests.count >= count }) else {
+                throw failure("the server received \(server.requests.count) requests, not \(count)")
             }
-            throw failure("the server received \(server.requests.count) requests, not \(count)")
         }
 
         /// Waits until `server` has no open connection, for at most `limit`; returns whether it got there.
         func connectionsClose(on server: TestServer, within limit: Duration) async throws -> Bool {
-            let deadline = ContinuousClock.now + limit
-            while ContinuousClock.now < deadline {
-                if server.openConnectionCount == 0 { return true }
-                try await Task.sleep(for: .milliseconds(20))
-            }
-            return server.openConnectionCount == 0
+            try await eventually(within: limit) { server.openConnectionCount == 0 }
         }
 
         /// A value or an error as a failure message shows it: its type and description, cut at 300 characters.

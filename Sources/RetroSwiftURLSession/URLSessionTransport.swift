@@ -1,5 +1,5 @@
 import Foundation
-@_spi(Transport) import RetroSwift
+import RetroSwift
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -120,7 +120,7 @@ public final class URLSessionTransport: HttpTransport, ServerTrustEnforcing {
     /// delivers no server-trust challenge, so RetroSwift refuses the calls of a domain with a `ServerTrust` of its
     /// own there (`RequestError.Kind.serverTrustUnsupported`); use `AsyncHTTPClientTransport` for custom
     /// authorities on Linux.
-    @_spi(Transport) public var serverTrustSupport: ServerTrustSupport {
+    public var serverTrustSupport: ServerTrustSupport {
         // Where ServerTrustEvaluation decides server-trust challenges (SessionTaskDelegate).
         #if canImport(Security) && !canImport(FoundationNetworking)
             [.certificateAuthorities, .publicKeyPins]

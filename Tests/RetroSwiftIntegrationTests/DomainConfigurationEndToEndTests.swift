@@ -118,10 +118,8 @@ struct DomainConfigurationEndToEndTests {
 
         // When: the switch happens while the first attempt waits for its answer
         let call = Task { try await api.item(ItemRequest(id: 1)) }
-        let started = ContinuousClock.now
-        while slowOld.requests.isEmpty && ContinuousClock.now - started < .seconds(10) {
-            try await Task.sleep(for: .milliseconds(5))
-        }
+        let waited = try await eventually { !slowOld.requests.isEmpty }
+        #expect(waited)
         api.baseURL = new.baseURL
         let inFlight = try await call.value
         let next = try await api.item(ItemRequest(id: 1))

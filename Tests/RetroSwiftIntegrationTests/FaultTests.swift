@@ -105,7 +105,8 @@ struct FaultTests {
             // Given
             let api = Api(transport: transport)
             let call = Task { try await api.data() }
-            while server.requests.isEmpty { try await Task.sleep(nanoseconds: 5_000_000) }
+            let waited = try await eventually { !server.requests.isEmpty }
+            #expect(waited)
 
             // When
             call.cancel()

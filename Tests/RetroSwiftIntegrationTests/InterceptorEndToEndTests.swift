@@ -43,7 +43,7 @@ struct InterceptorEndToEndTests {
                 return .json(#"{"id":\#(request.pathSegments.last ?? "0")}"#)
             }
         ) { transport, server in
-            // Given
+            // Given: a refresh as slow as a token server's (a delay under test: calls pile up behind it)
             let refreshes = Protected(0)
             let store = BearerTokenStore(token: "old") { _ in
                 refreshes.mutate { $0 += 1 }
@@ -83,6 +83,7 @@ struct InterceptorEndToEndTests {
             let refreshes = Protected<[String?]>([])
             let store = BearerTokenStore(token: "") { rejected in
                 refreshes.mutate { $0.append(rejected) }
+                // A delay under test: a token server's answer takes a moment, and the other calls come meanwhile.
                 try await Task.sleep(nanoseconds: 30_000_000)
                 return "fresh"
             }

@@ -46,11 +46,7 @@ struct StreamedResponseEndToEndTests {
 
     /// Waits until the server has no open connection, for at most twenty seconds (sanitizers on a loaded machine).
     static func connectionsClose(on server: TestServer) async throws -> Bool {
-        for _ in 0..<400 {
-            if server.openConnectionCount == 0 { return true }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        return false
+        try await eventually(within: .seconds(20)) { server.openConnectionCount == 0 }
     }
 
     @Test(

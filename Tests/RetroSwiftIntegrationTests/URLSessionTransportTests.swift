@@ -114,7 +114,8 @@ struct URLSessionTransportTests {
             let call = Task {
                 try await api.upload(UploadRequest(file: .init(fileName: "a.bin", mimeType: "application/octet-stream", fileURL: source)))
             }
-            while server.requests.isEmpty { try await Task.sleep(nanoseconds: 5_000_000) }
+            let waited = try await eventually { !server.requests.isEmpty }
+            #expect(waited)
             let multipartSize = try #require(server.requests.first?.bodyByteCount)
             #expect(multipartSize > content.count)
             #if canImport(FoundationNetworking)
@@ -142,7 +143,8 @@ struct URLSessionTransportTests {
             // Given
             let api = Api(transport: transport)
             let call = Task { try await api.download() }
-            while server.requests.isEmpty { try await Task.sleep(nanoseconds: 5_000_000) }
+            let waited = try await eventually { !server.requests.isEmpty }
+            #expect(waited)
 
             // When
             call.cancel()

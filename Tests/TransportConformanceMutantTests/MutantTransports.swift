@@ -1,7 +1,7 @@
 import Foundation
 import RetroSwiftTestServer
 
-@_spi(Transport) @testable import RetroSwift
+@testable import RetroSwift
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

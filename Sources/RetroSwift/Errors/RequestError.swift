@@ -73,7 +73,7 @@ public struct RequestError: Error, Sendable, CustomStringConvertible, LocalizedE
     ///
     /// - Parameter request: The request that cannot be sent.
     /// - Returns: An error of kind ``Kind/transportNotConfigured`` naming the endpoint and the fix.
-    @_spi(Transport) public static func missingBaseURL(of request: HttpRequestParams) -> RequestError {
+    public static func missingBaseURL(of request: HttpRequestParams) -> RequestError {
         RequestError(
             .transportNotConfigured, endpoint: request.endpoint,
             reason: "neither the domain nor the transport has a base URL; set the domain's baseURL or call the transport's "

@@ -8,7 +8,7 @@ import Foundation
 /// operation makes one after another, or at once, are each reported whole. The reporter keeps the promises of
 /// ``TransferProgress``: it drops reports that would go backwards or repeat, caps uploads at their size, and sends
 /// each direction's finished report once.
-@_spi(Transport) public final class TransferProgressReporter: Sendable {
+public final class TransferProgressReporter: Sendable {
     /// The observation the current task's calls report to, or `nil` when nobody observes them: set by
     /// ``TransferProgress/observe(_:isolation:during:)``, read when a call starts.
     @TaskLocal static var current: TransferProgressReporter?
@@ -49,7 +49,7 @@ import Foundation
     /// - Parameters:
     ///   - completed: Bytes of the body sent so far.
     ///   - expected: The body's size, when known.
-    @_spi(Transport) public func reportUpload(completed: Int64, expected: Int64?) {
+    public func reportUpload(completed: Int64, expected: Int64?) {
         report(.upload, completed: completed, expected: expected, finished: false)
     }
 
@@ -60,7 +60,7 @@ import Foundation
     /// - Parameters:
     ///   - completed: Bytes of the body received so far.
     ///   - expected: The body's size from `Content-Length`, when known.
-    @_spi(Transport) public func reportDownload(completed: Int64, expected: Int64?) {
+    public func reportDownload(completed: Int64, expected: Int64?) {
         report(.download, completed: completed, expected: expected, finished: false)
     }
 
@@ -68,7 +68,7 @@ import Foundation
     /// every 2xx body you report, streamed ones included.
     ///
     /// - Parameter total: The body's size; a total below the bytes already reported finishes at those.
-    @_spi(Transport) public func finishDownload(total: Int64) {
+    public func finishDownload(total: Int64) {
         report(.download, completed: total, expected: total, finished: true)
     }
 

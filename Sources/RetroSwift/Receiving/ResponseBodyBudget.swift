@@ -14,11 +14,11 @@ import Foundation
 ///     data.append(piece)
 /// }
 /// ```
-@_spi(Transport) public struct ResponseBodyBudget: Sendable {
+public struct ResponseBodyBudget: Sendable {
     /// The most bytes the body may have, after decompression; `Int.max` when it is not limited.
-    @_spi(Transport) public let maxBytes: Int
+    public let maxBytes: Int
     /// The bytes counted so far.
-    @_spi(Transport) public private(set) var count = 0
+    public private(set) var count = 0
     /// The response's `Content-Length`, when it has one.
     let contentLength: Int64?
     /// Whether the body has a `Content-Encoding`, so that its `Content-Length` counts compressed bytes.
@@ -36,7 +36,7 @@ import Foundation
     ///   - headers: The response's header fields, every one, in the order received.
     /// - Throws: ``RequestError`` of kind ``RequestError/Kind/malformedResponse`` for a head that breaks HTTP's rules,
     ///   or ``RequestError/Kind/responseTooLarge`` for one over the limits or announcing a body over them.
-    @_spi(Transport) public init(for request: borrowing HttpRequestParams, statusCode: Int, headers: HTTPHeaderFields) throws {
+    public init(for request: borrowing HttpRequestParams, statusCode: Int, headers: HTTPHeaderFields) throws {
         self.endpoint = request.endpoint
         let limits = request.responseLimits
         let length = try ResponseChecks.checkHead(statusCode: statusCode, headers: headers, for: request)
@@ -67,7 +67,7 @@ import Foundation
     ///
     /// - Parameter byteCount: The size of the piece just received.
     /// - Throws: ``RequestError`` of kind ``RequestError/Kind/responseTooLarge`` once the body is over its budget.
-    @_spi(Transport) public mutating func add(_ byteCount: Int) throws {
+    public mutating func add(_ byteCount: Int) throws {
         count = count.addingReportingOverflow(byteCount).overflow ? Int.max : count + byteCount
         guard count > maxBytes else { return }
         throw ResponseChecks.tooLarge(endpoint, "the body passed \(maxBytes) bytes (\(limitName))")

@@ -6,14 +6,14 @@ extension HTTPBodyStream {
     /// Made by ``HTTPBodyStream/makeStream(bufferCapacity:overflowLimit:onCancel:)``. Transports that read at their own pace call
     /// ``write(_:)``, which waits while the reader is behind; transports whose bytes arrive in callbacks call
     /// ``offer(_:)`` and pause when it returns `false`, until ``onDemand(_:)``'s callback runs.
-    @_spi(Transport) public struct Writer: Sendable {
+    public struct Writer: Sendable {
         let buffer: StreamBuffer
 
         /// Adds a chunk, waiting while the buffer is full.
         ///
         /// - Parameter chunk: The bytes that arrived.
         /// - Throws: `CancellationError` when the reader is gone (stop reading and close the connection).
-        @_spi(Transport) public func write(_ chunk: Data) async throws {
+        public func write(_ chunk: Data) async throws {
             try await buffer.write(chunk)
         }
 
@@ -22,21 +22,21 @@ extension HTTPBodyStream {
         /// - Parameter chunk: The bytes that arrived.
         /// - Returns: `false` when the buffer is full: pause until the ``onDemand(_:)`` callback runs.
         @discardableResult
-        @_spi(Transport) public func offer(_ chunk: Data) -> Bool {
+        public func offer(_ chunk: Data) -> Bool {
             buffer.offer(chunk)
         }
 
         /// Sets what to call when the reader has caught up after ``offer(_:)`` returned `false`.
         ///
         /// - Parameter callback: Resumes reading; called from the reader's task.
-        @_spi(Transport) public func onDemand(_ callback: @escaping @Sendable () -> Void) {
+        public func onDemand(_ callback: @escaping @Sendable () -> Void) {
             buffer.setOnDemand(callback)
         }
 
         /// Ends the body: cleanly, or with the error the reader's loop throws after the chunks already written.
         ///
         /// - Parameter error: Why the body ended early, or `nil` when it is complete.
-        @_spi(Transport) public func finish(throwing error: (any Error)? = nil) {
+        public func finish(throwing error: (any Error)? = nil) {
             buffer.finish(throwing: error)
         }
     }
@@ -51,7 +51,7 @@ extension HTTPBodyStream {
     ///   - onCancel: Called once when the reader goes away before the body ended, or the body overflowed: close the
     ///     connection.
     /// - Returns: The stream to return in ``HttpOperationResult/Body/stream(_:)``, and its writer.
-    @_spi(Transport) public static func makeStream(
+    public static func makeStream(
         bufferCapacity: Int = 1 << 20, overflowLimit: Int? = nil, onCancel: @escaping @Sendable () -> Void = {}
     ) -> (stream: HTTPBodyStream, writer: Writer) {
         let buffer = StreamBuffer(capacity: bufferCapacity, overflowLimit: overflowLimit, onCancel: onCancel)
@@ -69,7 +69,7 @@ extension HTTPBodyStream {
     ///   - translatingErrors: Maps the errors of `chunks` onto the ones callers should see.
     ///   - onEnd: Called when `chunks` has ended cleanly, before the reader sees the end.
     /// - Returns: The stream.
-    @_spi(Transport) public static func reading<Chunks: AsyncSequence & Sendable>(
+    public static func reading<Chunks: AsyncSequence & Sendable>(
         _ chunks: Chunks, idleTimeout: Duration? = nil,
         translatingErrors: @escaping @Sendable (any Error) -> any Error = { $0 },
         onEnd: @escaping @Sendable () -> Void = {}

@@ -66,6 +66,12 @@ final class StreamBuffer: Sendable {
         self.onCancel = onCancel
     }
 
+    /// Whether a writer waits in ``write(_:)`` for the reader to make room: what a test of back pressure waits for,
+    /// instead of waiting for a time.
+    var hasWaitingWriter: Bool {
+        state.withLock { $0.writer != nil }
+    }
+
     // MARK: Reading
 
     /// The next chunk, `nil` at the end; the transport's error once, then `nil`.

@@ -1,6 +1,6 @@
 #if ConformanceTLS
     import Foundation
-    @_spi(Transport) import RetroSwift
+    import RetroSwift
 
     extension TransportConformance {
         /// TLS: servers a domain does not trust are refused with one error, and a `ServerTrust` is enforced exactly as

@@ -48,6 +48,12 @@
             connections.acceptedCount
         }
 
+        /// The most client connections that were open at once since the server started: a client that keeps to a
+        /// limit of connections never goes above it.
+        public var peakOpenConnectionCount: Int {
+            connections.peakCount
+        }
+
         /// Every request received so far, in order of completion.
         public var requests: [RecordedRequest] {
             recorded.all
@@ -115,7 +121,7 @@
 
     /// The accepted connections of one server that are still open, and how many it has accepted in all.
     final class OpenConnections: Sendable {
-        private let storage = NIOLockedValueBox<(open: [ObjectIdentifier: any Channel], accepted: Int)>(([:], 0))
+        private let storage = NIOLockedValueBox<(open: [ObjectIdentifier: any Channel], accepted: Int, peak: Int)>(([:], 0, 0))
 
         var all: [any Channel] {
             storage.withLockedValue { Array($0.open.values) }
@@ -125,11 +131,16 @@
             storage.withLockedValue { $0.accepted }
         }
 
+        var peakCount: Int {
+            storage.withLockedValue { $0.peak }
+        }
+
         func add(_ channel: any Channel) {
             let key = ObjectIdentifier(channel)
             storage.withLockedValue { state in
                 state.open[key] = channel
                 state.accepted += 1
+                state.peak = max(state.peak, state.open.count)
             }
             channel.closeFuture.whenComplete { [storage] _ in
                 storage.withLockedValue { $0.open[key] = nil }

@@ -3,7 +3,7 @@
 // from a main-actor view model everywhere, and — where the API types are not main-actor isolated by default — from
 // a plain nonisolated function, a detached task and a task group.
 import Foundation
-@_spi(Transport) import RetroSwift
+import RetroSwift
 import RetroSwiftTesting
 import Testing
 

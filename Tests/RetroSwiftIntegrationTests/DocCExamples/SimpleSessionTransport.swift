@@ -2,7 +2,7 @@
 // the conformance suite RetroSwift's tests run against it (DocumentedTransportConformanceTests) runs the article's
 // code. The import below the article's is what Linux needs; the snippet tool adds it there too.
 import Foundation
-@_spi(Transport) import RetroSwift
+import RetroSwift
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

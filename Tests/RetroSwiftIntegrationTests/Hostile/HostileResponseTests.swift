@@ -28,8 +28,7 @@ struct HostileResponseTests {
         let server = try await TestServer.startHostile(respond)
         let transport = kind.make()
         transport.setConfiguration(baseURL: server.baseURL, sharedHeaders: nil)
-        defer { Task { await server.stop() } }
-        return try await body(Api(transport: transport), server)
+        return try await stopping(server) { server in try await body(Api(transport: transport), server) }
     }
 
     private static let json = Data(#"{"id":1}"#.utf8)

@@ -16,8 +16,22 @@ func withServer<T>(
     let server = try await TestServer.start(tls: tls, respond)
     let transport = kind.make(temporaryDirectory: temporaryDirectory)
     transport.setConfiguration(baseURL: URL(string: server.baseURL.absoluteString + basePath)!, sharedHeaders: sharedHeaders)
+    return try await stopping(server) { server in try await body(transport, server) }
+}
+
+/// A server a test starts and must stop before it ends.
+protocol StoppableServer: Sendable {
+    /// Stops listening and closes the connections still open.
+    func stop() async
+}
+
+extension TestServer: StoppableServer {}
+
+/// Runs `body` with `server`, then stops the server however `body` ended, so that no server outlives its test: a
+/// `defer` cannot wait for the stop, and a task started there can outlive the test.
+func stopping<Server: StoppableServer, T>(_ server: Server, after body: (Server) async throws -> T) async throws -> T {
     do {
-        let result = try await body(transport, server)
+        let result = try await body(server)
         await server.stop()
         return result
     } catch {

@@ -1,6 +1,6 @@
 #if TransportConformance
     import Foundation
-    @_spi(Transport) import RetroSwift
+    import RetroSwift
     import RetroSwiftTestServer
     import Testing
 

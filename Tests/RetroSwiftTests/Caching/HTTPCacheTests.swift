@@ -1,5 +1,6 @@
 import Foundation
 import RetroSwift
+import RetroSwiftTestServer
 import RetroSwiftTesting
 import Testing
 
@@ -392,7 +393,8 @@ struct HTTPCacheTests {
 
         // When
         let stale = try await api.notes()
-        for _ in 0..<5_000 where transport.requests.count < 2 { try await Task.sleep(for: .milliseconds(1)) }
+        let waited = try await eventually { transport.requests.count == 2 }
+        #expect(waited)
         let fresh = try await api.notes()
         clock.advance(60)
         let tooStale = try await api.notes()

@@ -2,7 +2,7 @@ import Foundation
 import RetroSwiftTesting
 import Testing
 
-@_spi(Transport) @testable import RetroSwift
+@testable import RetroSwift
 
 @Suite("Declaration mistakes")
 struct DeclarationErrorTests {

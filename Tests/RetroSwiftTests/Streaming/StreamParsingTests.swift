@@ -1,5 +1,5 @@
 import Foundation
-@_spi(Transport) import RetroSwift
+import RetroSwift
 import Testing
 
 /// The parsers of streamed bodies, fed through the public types exactly as a transport feeds them.

@@ -1,7 +1,9 @@
 import Foundation
-@_spi(Transport) import RetroSwift
+import RetroSwiftTestServer
 import RetroSwiftTesting
 import Testing
+
+@testable import RetroSwift
 
 /// The streamed body between a transport and its reader, and streamed responses through a domain with
 /// `RecordingTransport`: bounded buffering, closing the connection when the reader goes, mocks and interceptors.
@@ -49,8 +51,9 @@ struct StreamedResponseTests {
             writer.finish()
         }
 
-        // When: nobody reads for a while
-        try await Task.sleep(for: .milliseconds(200))
+        // When: the writer waits for room, nobody having read
+        let waited = try await eventually { writer.buffer.hasWaitingWriter }
+        #expect(waited)
         let beforeReading = steps.all
         var chunks: [Data] = []
         for try await chunk in stream { chunks.append(chunk) }

@@ -3,7 +3,7 @@ import RetroSwiftTesting
 import Testing
 
 // The reporter's rules are checked on reporters made directly, as RetroSwift makes one per observed call.
-@_spi(Transport) @testable import RetroSwift
+@testable import RetroSwift
 
 /// The promises of `TransferProgress`, kept by the reporter whatever a transport sends it.
 @Suite("Progress: the reporter's rules")

@@ -1,6 +1,6 @@
 import Foundation
 
-@_spi(Transport) @testable import RetroSwift
+@testable import RetroSwift
 
 // The unit tests check how RetroSwift built a body — its media type and, for a form, its parts — on the declared
 // payload itself, which a transport sees only as ``HTTPRequestBody``.

@@ -79,6 +79,11 @@ public actor BearerTokenStore {
         }
     }
 
+    /// How many calls wait for the refresh under way: what a test of single-flight refreshing waits on.
+    var waitingCallCount: Int {
+        waiters.count
+    }
+
     private func cancelWaiter(_ id: Int) {
         waiters.removeValue(forKey: id)?.resume(throwing: CancellationError())
     }

@@ -6,9 +6,10 @@ public struct HTTPLogEntry: Sendable {
     public let endpoint: EndpointIdentity
     /// The HTTP method.
     public let method: HTTPMethod
-    /// The encoded path and query (the base URL is the transport's), secret query values redacted.
+    /// The encoded path and query, without the base URL, secret query values redacted.
     public let target: String
-    /// The request's own headers, redacted.
+    /// The request's own header fields, redacted: those its endpoint declared and those the interceptors before the
+    /// logger added; not the domain's shared headers (see ``LoggingInterceptor``).
     public let requestHeaders: [HTTPHeader]
     /// The status code, or `nil` when no response arrived.
     public let statusCode: Int?

@@ -2,9 +2,13 @@
 /// `Set-Cookie` and any headers you name replaced by `<redacted>`, and the values of secret query parameters
 /// (``QueryRedaction/defaultNames`` and any you name) too.
 ///
-/// Shared headers are added by the transport after the interceptors run, so they never reach the log. Redirects
-/// are followed below the interceptors: an entry shows the request as built and the final response's status and
-/// headers, whose `url` is the last one.
+/// An entry lists the request's own header fields as they reach this interceptor: those the endpoint declared and
+/// those the interceptors before it added (``Domain/interceptors`` run in order, the first outermost). Place it after
+/// ``BearerAuthInterceptor`` to see each attempt as sent, its `Authorization` redacted. The domain's shared headers
+/// (``Domain/sharedHeaders``, and those a transport's `setConfiguration` recorded) are not listed: RetroSwift joins
+/// them to the request only in ``HttpRequestParams/headerFields``, so a secret placed there never reaches the log.
+/// Redirects are followed below the interceptors: an entry shows the request as built and the final response's
+/// status and headers.
 public struct LoggingInterceptor: Interceptor {
     /// Receives one entry per call.
     typealias Sink = @Sendable (HTTPLogEntry) -> Void

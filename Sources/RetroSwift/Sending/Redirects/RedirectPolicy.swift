@@ -31,7 +31,7 @@ public struct RedirectPolicy: Sendable, Hashable {
     let credentialHeaders: Set<String>
 
     /// The headers that always count as credentials.
-    @_spi(Transport) public static let standardCredentialHeaders: Set<String> = ["authorization", "cookie", "proxy-authorization"]
+    public static let standardCredentialHeaders: Set<String> = ["authorization", "cookie", "proxy-authorization"]
 
     /// Follows up to 16 redirects, refuses `https` → `http`, and withholds only the standard credential headers
     /// from other origins.

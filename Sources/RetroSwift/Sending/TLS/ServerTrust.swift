@@ -21,11 +21,11 @@ import Foundation
 /// than you asked for (see ``ServerTrustEnforcing/serverTrustSupport`` and <doc:ServerTrustAndPinning>).
 public struct ServerTrust: Sendable, Hashable {
     /// The certificates (DER) of the authorities trusted instead of the system's; empty trusts the system's.
-    @_spi(Transport) public let certificateAuthorities: [Data]
+    public let certificateAuthorities: [Data]
     /// The public keys a server's verified chain must hold one of, each the base64 SHA-256 digest of a certificate's
     /// `SubjectPublicKeyInfo` (the form of HPKP and OkHttp's `CertificatePinner`, without the `sha256/`); empty pins
     /// none.
-    @_spi(Transport) public let pinnedPublicKeys: Set<String>
+    public let pinnedPublicKeys: Set<String>
 
     /// The system's certificate authorities and no pins: what every domain trusts unless told otherwise.
     public static let system = ServerTrust(checkedAuthorities: [], pins: [])
@@ -90,7 +90,7 @@ public struct ServerTrust: Sendable, Hashable {
     }
 
     /// What a transport must enforce for this trust: nothing for ``system``.
-    @_spi(Transport) public var requirements: ServerTrustSupport {
+    public var requirements: ServerTrustSupport {
         var needed: ServerTrustSupport = []
         if !certificateAuthorities.isEmpty { needed.insert(.certificateAuthorities) }
         if !pinnedPublicKeys.isEmpty { needed.insert(.publicKeyPins) }
@@ -102,7 +102,7 @@ public struct ServerTrust: Sendable, Hashable {
     ///
     /// - Parameter verifiedChain: The server's chain as the platform verified it, anchor included.
     /// - Returns: Whether the connection may be used.
-    @_spi(Transport) public func acceptsPins(of verifiedChain: [Data]) -> Bool {
+    public func acceptsPins(of verifiedChain: [Data]) -> Bool {
         guard !pinnedPublicKeys.isEmpty else { return true }
         return verifiedChain.contains { certificate in
             CertificateDER.publicKeyPin(of: Array(certificate)).map(pinnedPublicKeys.contains) ?? false

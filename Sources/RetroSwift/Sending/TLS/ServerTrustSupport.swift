@@ -3,21 +3,21 @@
 /// RetroSwift sends a call only through a transport that enforces everything the domain's ``Domain/serverTrust``
 /// asks for; otherwise the call throws ``RequestError`` of kind ``RequestError/Kind/serverTrustUnsupported`` and
 /// nothing is sent.
-@_spi(Transport) public struct ServerTrustSupport: OptionSet, Sendable, Hashable {
+public struct ServerTrustSupport: OptionSet, Sendable, Hashable {
     /// The raw bits.
-    @_spi(Transport) public let rawValue: Int
+    public let rawValue: Int
 
     /// Creates a set from its raw bits.
     ///
     /// - Parameter rawValue: The raw bits.
-    @_spi(Transport) public init(rawValue: Int) {
+    public init(rawValue: Int) {
         self.rawValue = rawValue
     }
 
     /// Trusting ``ServerTrust/certificateAuthorities`` instead of the system's roots.
-    @_spi(Transport) public static let certificateAuthorities = ServerTrustSupport(rawValue: 1 << 0)
+    public static let certificateAuthorities = ServerTrustSupport(rawValue: 1 << 0)
     /// Refusing a server whose verified chain holds none of ``ServerTrust/pinnedPublicKeys``.
-    @_spi(Transport) public static let publicKeyPins = ServerTrustSupport(rawValue: 1 << 1)
+    public static let publicKeyPins = ServerTrustSupport(rawValue: 1 << 1)
 }
 
 /// A transport that enforces a domain's ``ServerTrust`` on its connections, and says how much of it.
@@ -28,5 +28,5 @@
 public protocol ServerTrustEnforcing: HttpTransport {
     /// What of a ``ServerTrust`` this transport enforces on its connections (``HttpRequestParams/serverTrust``):
     /// RetroSwift refuses to hand it a call whose domain asks for more.
-    @_spi(Transport) var serverTrustSupport: ServerTrustSupport { get }
+    var serverTrustSupport: ServerTrustSupport { get }
 }

@@ -18,7 +18,7 @@ public enum HTTPRequestBody: Sendable {
     ///
     /// - Returns: The number of bytes the body sends, or `nil` when only sending it tells.
     /// - Throws: The error reading a file's size.
-    @_spi(Transport) public func length() throws -> Int64? {
+    public func length() throws -> Int64? {
         switch self {
         case .bytes(let data): Int64(data.count)
         case .file(let url): try MultipartFormBody.size(of: url)

@@ -24,12 +24,12 @@ public struct HttpRequestParams: Sendable {
     var payload: RequestPayload?
     /// The timeout for this call in seconds (endpoint's, else domain's), or `nil` for the transport's default: positive,
     /// or `.infinity` for none (cap it before converting it to an integer).
-    @_spi(Transport) public let timeout: TimeInterval?
+    public let timeout: TimeInterval?
     /// Where the transport should put a successful response body.
-    @_spi(Transport) public let responseDestination: ResponseDestination
+    public let responseDestination: ResponseDestination
     /// How much the response may bring: a transport stops reading it once it passes them (see
     /// ``ResponseBodyBudget``), and RetroSwift checks what the transport returns against them again.
-    @_spi(Transport) public let responseLimits: ResponseLimits
+    public let responseLimits: ResponseLimits
     /// The endpoint that built this request.
     public let endpoint: EndpointIdentity
     /// The absolute URL to request, when the request does not go to the base URL: a `@Url` field gave a full URL, or
@@ -45,7 +45,7 @@ public struct HttpRequestParams: Sendable {
     /// Where the transport reports this call's upload and download progress, or `nil` when nobody observes it (see
     /// ``TransferProgress/observe(_:isolation:during:)``): one reporter per call, shared by its retries and redirects.
     /// A transport reads it here and skips all counting when it is `nil`.
-    @_spi(Transport) public internal(set) var progress: TransferProgressReporter?
+    public internal(set) var progress: TransferProgressReporter?
     /// Which attempt at the call this is: 1, then 2 and on for each retry of a ``RetryInterceptor`` placed before the
     /// interceptor or transport reading it (metrics count retries by it).
     public internal(set) var attempt = 1
@@ -53,16 +53,16 @@ public struct HttpRequestParams: Sendable {
     /// server's chain against its ``ServerTrust/certificateAuthorities`` instead of the system's, and refuses a
     /// chain that fails ``ServerTrust/acceptsPins(of:)``. RetroSwift hands a transport only what its
     /// ``ServerTrustEnforcing/serverTrustSupport`` says it enforces.
-    @_spi(Transport) public internal(set) var serverTrust: ServerTrust?
+    public internal(set) var serverTrust: ServerTrust?
     /// Whether RetroSwift's ``HTTPCache`` handles this call's caching: its domain has a ``Domain/httpCache``. A transport
     /// with a cache of its own (URLSession's `URLCache`) leaves such a call out of it, neither answering from it nor
     /// storing the response, so that nothing is cached twice or answered by rules RetroSwift does not know.
-    @_spi(Transport) public var isCachedByRetroSwift: Bool { caching != nil }
+    public var isCachedByRetroSwift: Bool { caching != nil }
     /// Whether RetroSwift has withheld the credentials from this request because it goes to another origin than the
     /// base URL's: a redirect left the origin (see ``RedirectPolicy``), or a `@Url` field led elsewhere (see
     /// ``OtherHostPolicy``). A transport with credentials of its own (a `URLCredential` answering authentication
     /// challenges) must not use them for such a request.
-    @_spi(Transport) public var withholdsCredentials: Bool {
+    public var withholdsCredentials: Bool {
         // A 303 that drops the body withholds its `Content-*` headers too, on the same origin: only the credential
         // names, which are always among those withheld from another origin, say the call left it.
         withholdsSharedHeaders || !withheldSharedHeaders.isDisjoint(with: RedirectPolicy.standardCredentialHeaders)
@@ -114,7 +114,7 @@ public struct HttpRequestParams: Sendable {
 
     /// ``url`` as a string, for a client that takes a string and parses it itself (async-http-client does), which
     /// saves parsing it twice.
-    @_spi(Transport) public var urlString: String {
+    public var urlString: String {
         if let absoluteURL { return absoluteURL.absoluteString }
         guard let target else { return encodedPathAndQuery }
         var url = target.urlPrefix

@@ -1,5 +1,5 @@
 /// Where a transport should put a successful response body.
-@_spi(Transport) public enum ResponseDestination: Sendable, Hashable {
+public enum ResponseDestination: Sendable, Hashable {
     /// Keep the body in memory, in ``HttpOperationResult/body``.
     case memory
     /// Stream the body of a 2xx response to a temporary file and report it in

@@ -1,8 +1,9 @@
 import Foundation
+import RetroSwiftTestServer
 import RetroSwiftTesting
 import Testing
 
-@_spi(Transport) @testable import RetroSwift
+@testable import RetroSwift
 
 @Suite("Interceptors")
 struct InterceptorTests {
@@ -122,54 +123,68 @@ struct BearerAuthTests {
 
     @Test("20 concurrent calls with an expired token cause exactly one refresh")
     func singleFlight() async throws {
-        // Given
+        // Given: a refresh that ends when the test says
         let valid = Protected("fresh")
         let refreshes = Protected(0)
+        let gate = AsyncStream<Void>.makeStream()
         let store = BearerTokenStore(token: "stale") { rejected in
             #expect(rejected == "stale")
             refreshes.mutate { $0 += 1 }
-            try await Task.sleep(nanoseconds: 50_000_000)
+            for await _ in gate.stream { break }
             return "fresh"
         }
         let api = Api(transport: Self.server(validToken: valid))
         api.interceptors = [BearerAuthInterceptor(store: store)]
 
-        // When
-        let items = try await withThrowingTaskGroup(of: Item.self) { group in
-            for id in 0..<20 { group.addTask { try await api.item(ItemRequest(id: id)) } }
-            return try await group.reduce(into: []) { $0.append($1) }
+        // When: all 20 calls wait for the refresh before it ends
+        let calls = Task {
+            try await withThrowingTaskGroup(of: Item.self) { group in
+                for id in 0..<20 { group.addTask { try await api.item(ItemRequest(id: id)) } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
         }
+        let allWaiting = try await eventually { await store.waitingCallCount == 20 }
+        gate.continuation.yield()
+        let items = try await calls.value
 
         // Then
+        #expect(allWaiting)
         #expect(Set(items.map(\.id)) == Set(0..<20))
         #expect(refreshes.value == 1)
     }
 
     @Test("a failed refresh fails every waiting call with the refresher's own error, as it threw it")
     func failedRefresh() async throws {
-        // Given
+        // Given: a refresh that fails when the test says
         struct RefreshFailed: Error {}
+        let gate = AsyncStream<Void>.makeStream()
         let store = BearerTokenStore(token: "stale") { _ in
-            try await Task.sleep(nanoseconds: 20_000_000)
+            for await _ in gate.stream { break }
             throw RefreshFailed()
         }
         let api = Api(transport: Self.server(validToken: Protected("fresh")))
         api.interceptors = [BearerAuthInterceptor(store: store)]
 
-        // When
-        let failures = await withTaskGroup(of: Bool.self) { group in
-            for id in 0..<5 {
-                group.addTask {
-                    do {
-                        _ = try await api.item(ItemRequest(id: id))
-                        return false
-                    } catch { return error is RefreshFailed }
+        // When: all 5 calls wait for the refresh before it fails
+        let calls = Task {
+            await withTaskGroup(of: Bool.self) { group in
+                for id in 0..<5 {
+                    group.addTask {
+                        do {
+                            _ = try await api.item(ItemRequest(id: id))
+                            return false
+                        } catch { return error is RefreshFailed }
+                    }
                 }
+                return await group.reduce(into: 0) { $0 += $1 ? 1 : 0 }
             }
-            return await group.reduce(into: 0) { $0 += $1 ? 1 : 0 }
         }
+        let allWaiting = try await eventually { await store.waitingCallCount == 5 }
+        gate.continuation.yield()
+        let failures = await calls.value
 
         // Then
+        #expect(allWaiting)
         #expect(failures == 5)
     }
 
@@ -248,9 +263,11 @@ struct BearerAuthTests {
 
     @Test("a call cancelled while it waits for a refresh stops at once; the refresh goes on for the others", .timeLimit(.minutes(4)))
     func cancelledDuringRefresh() async throws {
-        // Given: a refresh that takes as long as the test wants
+        // Given: a refresh that takes as long as the test wants, started by the call to be cancelled
+        let started = AsyncStream<Void>.makeStream()
         let gate = AsyncStream<Void>.makeStream()
         let store = BearerTokenStore(token: "stale") { _ in
+            started.continuation.yield()
             for await _ in gate.stream { break }
             return "fresh"
         }
@@ -258,10 +275,11 @@ struct BearerAuthTests {
         let api = Api(transport: transport)
         api.interceptors = [BearerAuthInterceptor(store: store)]
         let cancelled = Task { try await api.item(ItemRequest(id: 1)) }
+        // The store runs the refresh only once the call that asked for it is waiting for it (both on the store's actor).
+        for await _ in started.stream { break }
         let patient = Task { try await api.item(ItemRequest(id: 2)) }
-        // A refresh has started once a stale token came back 401; the other call then waits for it too.
-        while transport.requests.isEmpty { try await Task.sleep(nanoseconds: 2_000_000) }
-        try await Task.sleep(nanoseconds: 20_000_000)
+        let bothWaiting = try await eventually { await store.waitingCallCount == 2 }
+        #expect(bothWaiting)
 
         // When
         cancelled.cancel()
