@@ -3,6 +3,7 @@
     import AsyncHTTPClient
     import NIOConcurrencyHelpers
     import NIOCore
+    import NIOPosix
     import RetroSwift
 
     /// A request body as the async byte sequence async-http-client uploads: a file read from disk lazily, a stream
@@ -41,9 +42,19 @@
                     self = .bytes(nil)
                     return data.flatMap { $0.isEmpty ? nil : $0 }
                 case .file(let url, let open):
-                    let handle = try open ?? FileHandle(forReadingFrom: url)
+                    // Opened and read on NIOPosix's thread pool: a read may block on the disk, and a thread of the
+                    // cooperative pool (one per core) must never wait for it.
+                    let handle: FileHandle
+                    if let open {
+                        handle = open
+                    } else {
+                        handle = try await NIOThreadPool.singleton.runIfActive { try FileHandle(forReadingFrom: url) }
+                    }
                     self = .file(url, handle)
-                    guard let chunk = try handle.read(upToCount: BodyByteStream.fileChunkSize), !chunk.isEmpty else {
+                    let chunk = try await NIOThreadPool.singleton.runIfActive {
+                        try handle.read(upToCount: BodyByteStream.fileChunkSize)
+                    }
+                    guard let chunk, !chunk.isEmpty else {
                         try handle.close()
                         return nil
                     }

@@ -24,7 +24,7 @@ enum UploadSource {
             // their Content-Length (a body stream would go chunked), so on Linux file bodies and streams are read into
             // memory.
             case .file(let url):
-                self = .data(try Data(contentsOf: url))
+                self = .data(try await BlockingIO.run { try Data(contentsOf: url) })
             case .stream(let stream):
                 self = .data(try await Self.collect(stream))
         #else
@@ -51,7 +51,7 @@ enum UploadSource {
         let (url, handle) = try TemporaryFile.create(.multipart, in: directory)
         defer { try? handle.close() }
         do {
-            for try await chunk in stream { try handle.write(contentsOf: chunk) }
+            for try await chunk in stream { try await BlockingIO.run { try handle.write(contentsOf: chunk) } }
         } catch {
             try? FileManager.default.removeItem(at: url)
             throw error

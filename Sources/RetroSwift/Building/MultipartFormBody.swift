@@ -170,7 +170,9 @@ struct MultipartFormBody: Sendable {
     /// Reads a multipart body chunk by chunk; made by ``MultipartFormBody/makeReader(chunkSize:)``.
     ///
     /// Not thread-safe: use one reader from one task at a time.
-    final class Reader {
+    // @unchecked Sendable: so that a send's reader can be handed to ``BlockingIO`` for one read while its task waits for
+    // that read; it is still used by one task at a time, never concurrently.
+    final class Reader: @unchecked Sendable {
         private var segments: ArraySlice<Segment>
         private let chunkSize: Int
         private var file: FileHandle?
@@ -216,8 +218,10 @@ private struct MultipartChunks: AsyncSequence, Sendable {
     struct Iterator: AsyncIteratorProtocol {
         let reader: MultipartFormBody.Reader
 
+        /// The next chunk, read off the cooperative pool: a file part's read may block on the disk.
         mutating func next() async throws -> Data? {
-            try reader.read()
+            let reader = reader
+            return try await BlockingIO.run { try reader.read() }
         }
     }
 }

@@ -34,7 +34,7 @@ public enum HTTPRequestBody: Sendable {
     public func data() async throws -> Data {
         switch self {
         case .bytes(let data): return data
-        case .file(let url): return try TemporaryFile.contents(of: url)
+        case .file(let url): return try await BlockingIO.run { try TemporaryFile.contents(of: url) }
         case .stream(let stream):
             var data = Data()
             if let length = stream.length { data.reserveCapacity(Int(clamping: length)) }
