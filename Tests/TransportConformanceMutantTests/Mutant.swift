@@ -65,6 +65,9 @@ struct Mutant: Sendable, CustomStringConvertible {
         Mutant(name: "reports a timeout as a lost connection", killers: ["timeout/before-head", "timeout/stalled-body"]) {
             MisreportsTimeouts($0)
         },
+        Mutant(name: "reports a lost connection as one never made", killers: ["connection/reset-after-request"]) {
+            MisreportsLostConnections($0)
+        },
         Mutant(
             name: "drops the request body", killers: ["request/body-bytes", "request/file-body", "request/patch-with-body"]
         ) { DropsRequestBody($0) },

@@ -271,6 +271,21 @@ final class MisreportsTimeouts: MutantTransport {
     }
 }
 
+/// Reports a connection lost after the request went out as one never made, as async-http-client's error mapping once
+/// did: a retry policy would then take a POST the server has for one never sent.
+final class MisreportsLostConnections: MutantTransport {
+    let inner: any HttpTransport
+    init(_ inner: any HttpTransport) { self.inner = inner }
+
+    func sendRequest(with params: HttpRequestParams) async throws -> HttpOperationResult {
+        do {
+            return try await inner.sendRequest(with: params)
+        } catch let error as URLError where error.code == .networkConnectionLost {
+            throw URLError(.cannotConnectToHost)
+        }
+    }
+}
+
 /// Sends the request without its body.
 final class DropsRequestBody: MutantTransport {
     let inner: any HttpTransport

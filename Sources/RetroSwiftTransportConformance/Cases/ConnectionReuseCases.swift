@@ -18,6 +18,17 @@
                 }
             },
             TransportConformanceCase(
+                "connection/reset-after-request",
+                "a POST whose connection the server resets (TCP RST) after reading it whole fails with "
+                    + "URLError.networkConnectionLost, not .cannotConnectToHost: the server had it; sent once"
+            ) { context in
+                try await context.withRawServer({ _ in RawResponse(pieces: [], ending: .reset) }) { api, server in
+                    try await context.urlError(.networkConnectionLost) { try await api.submit(.init(body: Data("pay once".utf8))) }
+                    let posts = server.requests.filter { $0.method == "POST" }.count
+                    try context.expect(posts == 1, "the server received the POST \(posts) times")
+                }
+            },
+            TransportConformanceCase(
                 "connection/post-on-reused-connection-not-resent",
                 "a POST on a kept-alive connection that the server closes without answering fails, sent once"
             ) { context in
