@@ -19,7 +19,7 @@
     /// `DownloadedFile` bodies are written on SwiftNIO's thread pool, and a streamed body is taken from the
     /// connection part by part as it is parsed, so nothing that arrived before a failure is lost. Task cancellation
     /// closes the exchange and throws `CancellationError`; connection failures are `URLError`s (`.cannotConnectToHost`
-    /// before a response, `.networkConnectionLost` after one began, `.timedOut`), as on the other transports.
+    /// before the request reached a connection, `.networkConnectionLost` after, `.timedOut`), as on the other transports.
     ///
     /// Redirects are RetroSwift's to follow, by its `RedirectPolicy`: create the client with
     /// `redirectConfiguration: .disallow`. One that follows redirects itself (`HTTPClient.shared` does) applies its own
@@ -82,7 +82,7 @@
                     timeout: .nanoseconds(Self.nanoseconds(ofTimeout: params.timeout ?? defaultTimeout)),
                     temporaryDirectory: temporaryDirectory)
             } catch {
-                throw Self.translate(error, params, afterHead: false)
+                throw Self.translate(error, params, requestWritten: false)
             }
         }
 
@@ -146,10 +146,11 @@
         }
 
         /// Maps async-http-client's and SwiftNIO's errors onto those the other transports throw, by type and by when
-        /// they came: `afterHead` when a response had begun, so a broken connection is a lost one, not a refused one.
+        /// they came: `requestWritten` once the request's head reached the connection (or a response began), so a
+        /// broken connection is a lost one — the server may have the request — not one never made.
         /// A response the client's parser or decompressor refused is refused as RetroSwift's own checks would refuse
         /// it: malformed (a broken `Content-Length`, a bare CR in a field) or over the limits.
-        static func translate(_ error: any Error, _ params: HttpRequestParams, afterHead: Bool) -> any Error {
+        static func translate(_ error: any Error, _ params: HttpRequestParams, requestWritten: Bool) -> any Error {
             func refused(_ kind: RequestError.Kind, _ reason: String) -> RequestError {
                 RequestError(kind, endpoint: params.endpoint, reason: "the response is refused: " + reason, underlyingError: error)
             }
@@ -184,7 +185,7 @@
             case is NIOConnectionError:
                 return URLError(.cannotConnectToHost)
             case is IOError, is ChannelError:
-                return URLError(afterHead ? .networkConnectionLost : .cannotConnectToHost)
+                return URLError(requestWritten ? .networkConnectionLost : .cannotConnectToHost)
             default:
                 return error
             }

@@ -85,6 +85,9 @@
             var sent: Int64 = 0
             /// Whether async-http-client has sent the whole request.
             var requestSent = false
+            /// Whether the request's head reached the connection: from then on the server may have the request, so a
+            /// broken connection is a lost one, not one never made.
+            var requestHeadSent = false
         }
 
         private let shared: NIOLockedValueBox<Shared>
@@ -174,6 +177,10 @@
         }
 
         // MARK: The request
+
+        func didSendRequestHead(task: HTTPClient.Task<Void>, _ head: HTTPRequestHead) {
+            shared.withLockedValue { $0.requestHeadSent = true }
+        }
 
         func didSendRequest(task: HTTPClient.Task<Void>) {
             shared.withLockedValue { $0.requestSent = true }
@@ -470,20 +477,22 @@
         func didReceiveError(task: HTTPClient.Task<Void>, _ error: any Error) {
             // The call is over: a writer waiting for its body to reach the socket waits no more.
             gate.release()
-            let (state, cancelled) = shared.withLockedValue { shared in
+            let (state, cancelled, requestHeadSent) = shared.withLockedValue { shared in
                 defer {
                     shared.state = .finished
                     shared.timer?.cancel()
                     shared.timer = nil
                 }
-                return (shared.state, shared.cancelled)
+                return (shared.state, shared.cancelled, shared.requestHeadSent)
             }
             let failure: any Error =
-                cancelled ? CancellationError() : AsyncHTTPClientTransport.translate(error, params, afterHead: true)
+                cancelled ? CancellationError() : AsyncHTTPClientTransport.translate(error, params, requestWritten: true)
             switch state {
             case .waitingForHead(let continuation):
-                // Before any response: the transport translates it, knowing none began.
-                continuation?.resume(throwing: cancelled ? CancellationError() : error)
+                // Before any response: once the request's head was written the server may have it, so a reset is a
+                // lost connection (a POST must not look unsent); before that, the transport translates the error
+                // untouched, and an idempotent request on a pooled connection found closed is sent again.
+                continuation?.resume(throwing: cancelled ? CancellationError() : requestHeadSent ? failure : error)
             case .openingFile(let continuation):
                 continuation.resume(throwing: failure)
             case .streaming(let streaming):

@@ -404,10 +404,12 @@
             switch sink {
             case .memory(let memory):
                 download?.finish()
-                exchange.call.finish(.success(NIOResponse(status: status, headers: headers, body: .bytes(memory.data))))
+                // Held until the connection is back in the pool (``deliverHeldEnd(_:)``): a caller resumed now would
+                // find it still busy, and its next call would open a connection of its own.
+                exchange.heldAnswer = NIOResponse(status: status, headers: headers, body: .bytes(memory.data))
             case .stream(let stream):
                 download?.finish()
-                stream.writer.finish()
+                exchange.heldStreamEnd = stream.writer
             case .file(let file):
                 let call = exchange.call
                 file.finish { result in
@@ -454,11 +456,26 @@
             exchange.upload?.cancel()
             guard exchange.keepAlive, exchange.requestSent, let connection else {
                 close(context: context)
+                deliverHeldEnd(exchange)
                 return
             }
             served += 1
             state = .ready
             pool.release(connection)
+            deliverHeldEnd(exchange)
+        }
+
+        /// Hands the caller the end of a response held back until the connection was back in the pool, or closing: the
+        /// answer in memory, or the end of a stream.
+        private func deliverHeldEnd(_ exchange: Exchange) {
+            if let answer = exchange.heldAnswer {
+                exchange.heldAnswer = nil
+                exchange.call.finish(.success(answer))
+            }
+            if let writer = exchange.heldStreamEnd {
+                exchange.heldStreamEnd = nil
+                writer.finish()
+            }
         }
 
         // MARK: The reader's pace
@@ -551,6 +568,7 @@
             case .busy(let exchange):
                 if case .complete = exchange.response {
                     close(context: context)
+                    deliverHeldEnd(exchange)
                 } else {
                     fail(exchange, NIOTransportFailure.classify(error, connecting: false))
                 }
@@ -568,6 +586,7 @@
             case .busy(let exchange):
                 if case .complete = exchange.response {
                     state = .closed
+                    deliverHeldEnd(exchange)
                 } else {
                     fail(exchange, .connectionLost(ChannelError.eof))
                 }
@@ -612,7 +631,9 @@
                     call.finish(.failure(failure))
                 }
             case .complete:
-                break
+                // The response was whole (bytes past it, or a cancellation, came before it was handed over): the
+                // caller gets it, and the connection closes.
+                deliverHeldEnd(exchange)
             }
             exchange.response = .complete
             if let context { close(context: context) } else { state = .closed }
@@ -651,6 +672,10 @@
         var receivedAny = false
         /// Whether the response lets the connection serve another request.
         var keepAlive = true
+        /// A whole response in memory, held until the connection is back in the pool or closing.
+        var heldAnswer: NIOResponse?
+        /// The writer of a whole streamed response, finished once the connection is back in the pool or closing.
+        var heldStreamEnd: HTTPBodyStream.Writer?
         /// When a byte of the response last arrived, or the reader last caught up.
         var lastActivity: NIODeadline
         /// The call's decompression ratio, for a compressed body without a `Content-Length`.

@@ -32,6 +32,11 @@
             @RawBody var body = Data()
         }
 
+        /// A body of unknown length, read as it goes out: chunked on the wire.
+        struct StreamUpload {
+            @RawBody var body = HTTPRequestBodyStream(length: nil) { AsyncStream<Data> { $0.finish() } }
+        }
+
         struct FileUpload {
             @RawBody var file = URL(fileURLWithPath: "/")
         }
@@ -65,6 +70,8 @@
         @Get("/items/{name}") var target: (Target) async throws -> Empty
         @Post("/upload") var upload: (Upload) async throws -> HTTPResponse<Data>
         @Put("/upload") var uploadFile: (FileUpload) async throws -> HTTPResponse<Data>
+        @Post("/upload") var uploadStream: (StreamUpload) async throws -> HTTPResponse<Data>
+        @Get("/items/{name}") var search: (Target) async throws -> HTTPResponse<Data>
         @Post("/submit") var submit: (Upload) async throws -> HTTPResponse<Data>
         @Get("/redirect", redirects: .never) var unfollowed: () async throws -> HTTPResponse<Data>
         @Get("/slow", timeout: 1) var slow: () async throws -> HTTPResponse<Data>

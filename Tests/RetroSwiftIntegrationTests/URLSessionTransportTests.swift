@@ -236,6 +236,41 @@ struct URLSessionTransportTests {
         }
     }
 
+    @Test("8 tasks cancelling every call they make, as its answer comes, neither crash nor leave a call unanswered")
+    func cancellingEveryCall() async throws {
+        // Given: a server answering at once, so cancellations land before, during and after each answer.
+        // swift-corelibs-foundation's URLCache made URLSessionTask.cancel() trap under this load ("a task that in not
+        // in the registry"); the transport's sessions keep no URLCache (RetroSwift has its own HTTP cache).
+        let server = try await TestServer.start { _ in .json(#"{"id":1}"#) }
+        let transport = URLSessionTransport(configuration: .default)
+        let api = ApiDomainFixture.api(transport, baseURL: server.baseURL)
+        let callsPerTask = 100
+
+        // When: each task cancels its calls at varying points, from before the request is sent to after the answer
+        let ended = await withTaskGroup(of: Int.self) { group in
+            for worker in 0..<8 {
+                group.addTask {
+                    var ended = 0
+                    for index in 0..<callsPerTask {
+                        let call = Task { try await api.item(ItemRequest(id: index)) }
+                        for _ in 0..<((worker + index) % 8) { await Task.yield() }
+                        call.cancel()
+                        switch await call.result {
+                        case .success, .failure(is CancellationError): ended += 1
+                        case .failure: break
+                        }
+                    }
+                    return ended
+                }
+            }
+            return await group.reduce(0, +)
+        }
+        await server.stop()
+
+        // Then: every call answered or threw CancellationError, and the process is still here
+        #expect(ended == 8 * callsPerTask)
+    }
+
     private static func multipartTemporaryFiles() throws -> [URL] {
         let directory = FileManager.default.temporaryDirectory
         return try FileManager.default.contentsOfDirectory(atPath: directory.path)

@@ -271,6 +271,80 @@ final class MisreportsTimeouts: MutantTransport {
     }
 }
 
+/// Reports a connection lost after the request went out as one never made, as async-http-client's error mapping once
+/// did: a retry policy would then take a POST the server has for one never sent.
+final class MisreportsLostConnections: MutantTransport {
+    let inner: any HttpTransport
+    init(_ inner: any HttpTransport) { self.inner = inner }
+
+    func sendRequest(with params: HttpRequestParams) async throws -> HttpOperationResult {
+        do {
+            return try await inner.sendRequest(with: params)
+        } catch let error as URLError where error.code == .networkConnectionLost {
+            throw URLError(.cannotConnectToHost)
+        }
+    }
+}
+
+/// Reads a body stream of unknown length whole before sending it, with a `Content-Length`, as a client that cannot
+/// send chunked would: nothing of it reaches the server until the stream ends.
+final class BuffersStreamBodies: MutantTransport {
+    let inner: any HttpTransport
+    init(_ inner: any HttpTransport) { self.inner = inner }
+
+    func sendRequest(with params: HttpRequestParams) async throws -> HttpOperationResult {
+        guard let payload = params.payload, case .stream(let stream) = payload.content, stream.length == nil else {
+            return try await inner.sendRequest(with: params)
+        }
+        var request = params
+        request.payload = RequestPayload(contentType: payload.contentType, content: .data(try await HTTPRequestBody.stream(stream).data()))
+        return try await inner.sendRequest(with: request)
+    }
+}
+
+/// Drops the body of an error status when the call asked for a file or a stream, as a transport that sends every body
+/// of such a call to the file or stream, and hands RetroSwift none, would.
+final class DropsErrorBodiesOfDownloads: MutantTransport {
+    let inner: any HttpTransport
+    init(_ inner: any HttpTransport) { self.inner = inner }
+
+    func sendRequest(with params: HttpRequestParams) async throws -> HttpOperationResult {
+        var result = try await inner.sendRequest(with: params)
+        if result.statusCode >= 400, params.responseDestination != .memory { result.body = .bytes(Data()) }
+        return result
+    }
+}
+
+/// Returns a download to a file whose connection broke as a success, with the file as far as it got (here empty).
+final class ReturnsCutDownloads: MutantTransport {
+    let inner: any HttpTransport
+    init(_ inner: any HttpTransport) { self.inner = inner }
+
+    func sendRequest(with params: HttpRequestParams) async throws -> HttpOperationResult {
+        do {
+            return try await inner.sendRequest(with: params)
+        } catch let error as URLError where error.code == .networkConnectionLost && params.responseDestination == .file {
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("mutant-\(UUID().uuidString)")
+            try Data().write(to: file)
+            return HttpOperationResult(statusCode: 200, body: .file(file), url: params.url)
+        }
+    }
+}
+
+/// Reports the URL requested without its query.
+final class DropsQueryFromURL: MutantTransport {
+    let inner: any HttpTransport
+    init(_ inner: any HttpTransport) { self.inner = inner }
+
+    func sendRequest(with params: HttpRequestParams) async throws -> HttpOperationResult {
+        var result = try await inner.sendRequest(with: params)
+        var components = URLComponents(url: result.url ?? params.url, resolvingAgainstBaseURL: true)
+        components?.query = nil
+        result.url = components?.url
+        return result
+    }
+}
+
 /// Sends the request without its body.
 final class DropsRequestBody: MutantTransport {
     let inner: any HttpTransport

@@ -6,7 +6,7 @@ import Testing
 /// Proof that the transport conformance suite can fail: every mutant — a shipped transport with one rule broken — is
 /// run through the cases it names, on URLSessionTransport and (with its trait) AsyncHTTPClientTransport, and each of
 /// them must fail. A case that is a known limitation of the transport underneath proves nothing there and is skipped;
-/// at least one case must remain.
+/// at least one case must remain on some base.
 /// Serialized, as the conformance suite is: the cases time cancellations and timeouts.
 @Suite("Transport conformance mutants", .timeLimit(.minutes(5)), .serialized)
 struct TransportConformanceMutantTests {
@@ -25,7 +25,11 @@ struct TransportConformanceMutantTests {
         let named = Set(TransportConformance.cases.map(\.id))
         #expect(mutant.killers.allSatisfy(named.contains), "\(mutant) names cases that do not exist: \(mutant.killers)")
         let killers = Self.killers(of: mutant, on: base)
-        try #require(!killers.isEmpty, "none of the cases \(mutant) names is left on \(base), whose known limitations they all are")
+        // A rule one base does not keep at all (URLSessionTransport sends no body stream chunked) is proven on the
+        // others; some base must be left.
+        try #require(
+            MutantBase.allCases.contains { !Self.killers(of: mutant, on: $0).isEmpty },
+            "none of the cases \(mutant) names is left on any base, whose known limitations they all are")
 
         for conformanceCase in killers {
             // When

@@ -29,6 +29,11 @@ public enum ShippedTransport: String, CaseIterable, Sendable {
                 failure: #"the X- fields arrived as ["x-a", "x-b", "x-c", "x-d", "x-e", "x-f", "x-g", "x-h"]"#),
             "request/field-order": .differs(
                 "URLRequest keeps header fields in a dictionary, so their order is lost", failure: "the X- fields went out as"),
+            "request/stream-body-chunked": .differs(
+                "the transport reads a body stream whole (in memory on Linux, into a file on Apple platforms) and sends it "
+                    + "with its Content-Length, since an upload task's body stream would go chunked, which presigned "
+                    + "object-store uploads refuse",
+                failure: "the server had not read the first chunk"),
             "request/no-cookie-jar": .differs(
                 "the session configuration's HTTPCookieStorage stores Set-Cookie and URLSession adds Cookie to later requests "
                     + "(httpShouldSetCookies is on in .default and .ephemeral configurations)",

@@ -38,6 +38,16 @@
                 }
             },
             TransportConformanceCase(
+                "framing/file-body-shorter-than-content-length",
+                "a download to a file whose connection closes before Content-Length bytes is an error, never a short file"
+            ) { context in
+                try await context.withRawServer({ _ in
+                    .head(["HTTP/1.1 200 OK", "Content-Length: 100000"], body: patternedBytes(60_000), ending: .close)
+                }) { api, _ in
+                    try await context.urlError(.networkConnectionLost) { try await api.file() }
+                }
+            },
+            TransportConformanceCase(
                 "framing/closed-mid-chunked-body", "a connection closed inside a chunked body is an error"
             ) { context in
                 try await context.withRawServer({ _ in

@@ -85,6 +85,41 @@
                 }
             },
             TransportConformanceCase(
+                "request/stream-body-chunked",
+                "a body stream of unknown length goes out chunked as it is read: the server has its first chunk before the "
+                    + "stream makes the second"
+            ) { context in
+                let first = Data("first chunk;".utf8)
+                let second = Data("second chunk".utf8)
+                try await context.withServer({ _ in ScriptedResponse(status: 200) }) { api, server in
+                    let firstArrived = Collected<Bool>()
+                    let body = HTTPRequestBodyStream(length: nil) {
+                        let step = Counter()
+                        return AsyncStream<Data> {
+                            switch step.next() {
+                            case 0: return first
+                            case 1:
+                                // The second chunk waits for the server to have read the first: a transport that reads
+                                // the whole stream before sending anything makes it wait in vain.
+                                firstArrived.add(await server.waitForBodyBytes(first.count, within: .seconds(3)))
+                                return second
+                            default: return nil
+                            }
+                        }
+                    }
+                    _ = try await api.uploadStream(.init(body: body))
+                    let request = server.requests.first
+                    try context.expect(
+                        firstArrived.all.first == true, "the server had not read the first chunk 3 s after the stream made it")
+                    try context.expect(
+                        request?.body == first + second, "the server received \(request?.bodyByteCount ?? 0) bytes, or not the same")
+                    try context.expect(
+                        request?.header("Transfer-Encoding")?.lowercased() == "chunked" && request?.header("Content-Length") == nil,
+                        "Transfer-Encoding is \(String(describing: request?.header("Transfer-Encoding"))), Content-Length "
+                            + "\(String(describing: request?.header("Content-Length")))")
+                }
+            },
+            TransportConformanceCase(
                 "request/no-cookie-jar",
                 "a cookie a response sets is not sent back on the next call: RetroSwift keeps no cookies, nor may the transport"
             ) { context in

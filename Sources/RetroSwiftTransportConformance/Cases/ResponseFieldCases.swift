@@ -89,6 +89,19 @@
                         response.url?.absoluteString == expected, "the URL is \(String(describing: response.url)), not \(expected)")
                 }
             },
+            TransportConformanceCase(
+                "response-fields/url-keeps-query", "the URL that comes back with the response keeps the query requested"
+            ) { context in
+                try await context.withServer({ _ in ScriptedResponse(status: 200) }) { api, server in
+                    let response = try await api.search(.init(name: "books", query: "swift", plus: "two"))
+                    let expected = server.baseURL.absoluteString + "/items/books?q=swift&plus=two"
+                    try context.expect(
+                        server.requests.first?.target == "/items/books?q=swift&plus=two",
+                        "the request target was \(String(describing: server.requests.first?.target))")
+                    try context.expect(
+                        response.url?.absoluteString == expected, "the URL is \(String(describing: response.url)), not \(expected)")
+                }
+            },
         ]
     }
 #endif

@@ -49,9 +49,37 @@
                         response.body.errorResponse?.title == "short and stout", "the body decoded as \(response.body)")
                 }
             },
+            TransportConformanceCase(
+                "status/404-file-keeps-body", "a 404 to a call asking for a file comes back as an HTTPError with its whole body"
+            ) { context in
+                try await context.withRawServer({ _ in errorAnswer("404 Not Found") }) { api, _ in
+                    let error = try await context.httpError { try await api.file() }
+                    try context.expect(
+                        error.statusCode == 404 && error.body == errorBody,
+                        "the error is \(error.statusCode) with \(error.body.count) body bytes, not 404 with the \(errorBody.count) sent")
+                }
+            },
+            TransportConformanceCase(
+                "status/500-stream-keeps-body", "a 500 to a call asking for a stream comes back as an HTTPError with its whole body"
+            ) { context in
+                try await context.withRawServer({ _ in errorAnswer("500 Internal Server Error") }) { api, _ in
+                    let error = try await context.httpError { try await api.stream() }
+                    try context.expect(
+                        error.statusCode == 500 && error.body == errorBody,
+                        "the error is \(error.statusCode) with \(error.body.count) body bytes, not 500 with the \(errorBody.count) sent")
+                }
+            },
             answeredBeforeUploadRead(closing: false),
             answeredBeforeUploadRead(closing: true),
         ]
+
+        /// An error status with ``errorBody``, for a call that asked for its body as a file or a stream: only a 2xx
+        /// body goes there, an error's comes back whole with its ``HTTPError``.
+        private static func errorAnswer(_ status: String) -> RawResponse {
+            .head(
+                ["HTTP/1.1 \(status)", "Content-Type: application/octet-stream", "Content-Length: \(errorBody.count)"],
+                body: errorBody)
+        }
 
         /// A 413 the server sends at the head of an 8 MiB POST, before reading the body, which it then reads only to
         /// throw away, as servers refusing a large upload early do (closing at once would reset the connection under

@@ -14,6 +14,8 @@
             case keepOpen
             /// Close it.
             case close
+            /// Reset it: close it with `SO_LINGER` 0, so the client reads a TCP RST (`ECONNRESET`), not an orderly end.
+            case reset
             /// Write nothing more and keep it open while the client stays connected: a stalled response.
             case hold
             /// Keep it open for the next request, but close it once it has been idle for `seconds`, as a server whose
@@ -260,6 +262,9 @@
             case .close:
                 let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
                 written.whenComplete { _ in bound.value.close(promise: nil) }
+            case .reset:
+                let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
+                written.whenComplete { _ in Self.reset(bound.value) }
             case .closeWhenIdle(let seconds):
                 let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
                 idleClose = context.eventLoop.scheduleTask(in: .nanoseconds(Int64(seconds * 1e9))) {
@@ -268,6 +273,13 @@
             case .keepOpen, .hold:
                 break
             }
+        }
+
+        /// Closes the connection with a TCP RST: with `SO_LINGER` 0, closing drops what is unsent and resets.
+        private static func reset(_ context: ChannelHandlerContext) {
+            guard let socket = context.channel as? any SocketOptionProvider else { return context.close(promise: nil) }
+            let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
+            socket.setSoLinger(linger(l_onoff: 1, l_linger: 0)).whenComplete { _ in bound.value.close(promise: nil) }
         }
 
         func errorCaught(context: ChannelHandlerContext, error: any Error) {

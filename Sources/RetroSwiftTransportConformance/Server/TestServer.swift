@@ -59,6 +59,12 @@
             recorded.all
         }
 
+        /// How many request body bytes the server has read so far, of every request, those still arriving included: a
+        /// streamed upload's first chunk shows here before its body ends.
+        public var receivedBodyByteCount: Int {
+            recorded.bodyByteCount
+        }
+
         /// Starts a server answering with `respond`; with `recordingBodies: false` only body sizes are kept.
         ///
         /// - Parameters:
@@ -99,6 +105,16 @@
                 throw ChannelError.unknownLocalAddress
             }
             return TestServer(channel: channel, port: port, scheme: scheme, recorded: log, connections: connections)
+        }
+
+        /// Waits until the server has read `count` request body bytes in all, for at most `limit`; returns whether it
+        /// got there.
+        public func waitForBodyBytes(_ count: Int, within limit: Duration) async -> Bool {
+            let deadline = ContinuousClock.now + limit
+            while receivedBodyByteCount < count, ContinuousClock.now < deadline {
+                try? await Task.sleep(for: .milliseconds(5))
+            }
+            return receivedBodyByteCount >= count
         }
 
         /// A port on 127.0.0.1 that nothing listens on (bound, then released).
@@ -151,9 +167,19 @@
     /// The requests a server has received, shared by its connections.
     final class RequestLog: Sendable {
         private let storage = NIOLockedValueBox<[RecordedRequest]>([])
+        private let bodyBytes = NIOLockedValueBox(0)
 
         var all: [RecordedRequest] {
             storage.withLockedValue { $0 }
+        }
+
+        /// Body bytes read so far, as they arrive.
+        var bodyByteCount: Int {
+            bodyBytes.withLockedValue { $0 }
+        }
+
+        func receivedBody(_ count: Int) {
+            bodyBytes.withLockedValue { $0 += count }
         }
 
         func append(_ request: RecordedRequest) {
@@ -194,6 +220,7 @@
                 }
             case .body(var chunk):
                 bodyByteCount += chunk.readableBytes
+                log.receivedBody(chunk.readableBytes)
                 if recordingBodies { body.writeBuffer(&chunk) }
             case .end:
                 guard let head else { return }

@@ -35,6 +35,8 @@ struct DocumentedTransportConformanceTests {
             "connection/streams-beside-calls": .hangs(buffers),
             "connection/abandoned-stream-closed": .hangs(buffers),
             "cancellation/mid-body": .hangs(buffers),
+            "request/stream-body-chunked": .differs(
+                "the example reads a body whole before sending it", failure: "the server had not read the first chunk"),
             "progress/upload": .differs("the example reports no progress", failure: "the upload reports were []"),
             "progress/download": .differs("the example reports no progress", failure: "the download reports were []"),
         ]
@@ -54,6 +56,10 @@ struct DocumentedTransportConformanceTests {
                 ),
                 ("framing/body-shorter-than-content-length", "libcurl's \"transfer closed\" is URLError.unknown", "[transfer closed with"),
                 ("framing/closed-mid-chunked-body", "libcurl's \"transfer closed\" is URLError.unknown", "[transfer closed with"),
+                (
+                    "framing/file-body-shorter-than-content-length", "libcurl's \"transfer closed\" is URLError.unknown",
+                    "[transfer closed with"
+                ),
                 (
                     "framing/status-out-of-range", "libcurl's \"Unsupported response code\" is URLError.unsupportedURL",
                     "[Unsupported response code in HTTP response]"
