@@ -76,11 +76,18 @@
             guard params.url.host != nil else { throw RequestError.missingBaseURL(of: params) }
             let client = params.responseDestination == .stream ? streamingClient : client
             do {
-                let (request, upload) = try makeRequest(params)
-                return try await ResponseDelegate.send(
+                // Scheme and host in lower case: async-http-client keeps a pool of connections per host as written, and
+                // `LOCALHOST` is `localhost` (RFC 3986 §6.2.2.1).
+                let written = params.urlString
+                let url = HttpRequestParams.lowercasingSchemeAndHost(written)
+                let (request, upload) = try makeRequest(params, url: url)
+                var result = try await ResponseDelegate.send(
                     request, upload: upload, params: params, through: client,
                     timeout: .nanoseconds(Self.nanoseconds(ofTimeout: params.timeout ?? defaultTimeout)),
                     temporaryDirectory: temporaryDirectory)
+                // The URL requested is reported as RetroSwift wrote it (one the client redirected to stays as it is).
+                if url != written, result.url?.absoluteString == url { result.url = params.url }
+                return result
             } catch {
                 throw Self.translate(error, params, requestWritten: false)
             }
@@ -99,15 +106,15 @@
         /// connection's send buffer, so its end is never left queued behind it.
         static let wholeBodyLimit = 64 * 1024
 
-        /// The request exactly as RetroSwift resolved it: URL, method, every header field in order, and the body: bytes
-        /// as they are, or a file, a stream or bytes past ``wholeBodyLimit``, read as the connection takes them, which
-        /// each attempt uploads afresh.
+        /// The request exactly as RetroSwift resolved it, sent to `url` (its URL with the scheme and host in lower case):
+        /// method, every header field in order, and the body: bytes as they are, or a file, a stream or bytes past
+        /// ``wholeBodyLimit``, read as the connection takes them, which each attempt uploads afresh.
         ///
         /// async-http-client writes a body's end once the body is handed over, and fails the call when that write
         /// fails; an early answer with `Connection: close` (a 413 before the upload was read) closes the connection
         /// under an end still queued behind megabytes of body, and the answer it read was lost (one run in two under
         /// load). Through ``BodyByteStream/upload(on:gate:)`` the end waits for the body to reach the socket.
-        private func makeRequest(_ params: HttpRequestParams) throws -> (HTTPClient.Request, upload: BodyByteStream?) {
+        private func makeRequest(_ params: HttpRequestParams, url: String) throws -> (HTTPClient.Request, upload: BodyByteStream?) {
             var headers = HTTPHeaders()
             for header in params.headerFields {
                 headers.add(name: header.name, value: header.value)
@@ -124,7 +131,7 @@
                 tlsConfiguration = try Self.tlsConfiguration(trusting: authorities)
             }
             let request = try HTTPClient.Request(
-                url: params.urlString, method: HTTPMethod(rawValue: params.method.rawValue), headers: headers, body: body,
+                url: url, method: HTTPMethod(rawValue: params.method.rawValue), headers: headers, body: body,
                 tlsConfiguration: tlsConfiguration)
             return (request, upload)
         }

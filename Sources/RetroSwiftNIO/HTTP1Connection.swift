@@ -72,8 +72,8 @@
                         return channel.eventLoop.makeFailedFuture(error)
                     }
                 }
-            let host = key.host.hasPrefix("[") && key.host.hasSuffix("]") ? String(key.host.dropFirst().dropLast()) : key.host
-            bootstrap.connect(host: host, port: key.port).whenFailure { error in
+            // An IPv6 address comes without its brackets (RequestTarget).
+            bootstrap.connect(host: key.host, port: key.port).whenFailure { error in
                 report(.failure(NIOTransportFailure.classify(error, connecting: true)))
             }
         }

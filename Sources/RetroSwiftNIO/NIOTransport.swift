@@ -277,14 +277,20 @@
     }
 
     /// An absolute `http` or `https` URL split into what a connection needs, without Foundation's parser: RetroSwift
-    /// made the string from parts already percent-encoded. It walks the string's UTF-8 bytes, never its `Character`s:
-    /// splitting by `Character` cost 24,000 instructions a call (callgrind), grapheme breaking included.
+    /// made the string from parts already percent-encoded, and hands it over as the user wrote it. It walks the string's
+    /// UTF-8 bytes, never its `Character`s: splitting by `Character` cost 24,000 instructions a call (callgrind),
+    /// grapheme breaking included.
+    ///
+    /// The scheme and the host compare without case (RFC 3986 §3.1, §3.2.2, §6.2.2.1): `HTTP://LOCALHOST` is
+    /// `http://localhost`, on the same connections.
     struct RequestTarget {
         var isTLS: Bool
-        /// The host as written, brackets of an IPv6 address included.
+        /// The host in lower case, an IPv6 address without its brackets: what the pool's key holds, the address
+        /// connected to, and the name TLS sends (SNI) and verifies, or the address it verifies.
         var host: String
         var port: Int
-        /// The `Host` field: the host, and the port unless it is the scheme's.
+        /// The `Host` field: the host as written, brackets of an IPv6 address included, and the port unless it is the
+        /// scheme's.
         var hostField: String
         /// The path and query, starting with `/`.
         var path: String
@@ -304,12 +310,26 @@
         }
 
         private static func split(_ bytes: UnsafeBufferPointer<UInt8>) -> RequestTarget? {
+            func isCapital(_ byte: UInt8) -> Bool {
+                (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+            }
+            /// Whether the bytes start with `prefix`, which is in lower case, whatever the case of their letters.
             func hasPrefix(_ prefix: StaticString) -> Bool {
-                bytes.count >= prefix.utf8CodeUnitCount
-                    && memcmp(bytes.baseAddress!, prefix.utf8Start, prefix.utf8CodeUnitCount) == 0
+                let count = prefix.utf8CodeUnitCount
+                guard bytes.count >= count else { return false }
+                if memcmp(bytes.baseAddress!, prefix.utf8Start, count) == 0 { return true }
+                for offset in 0..<count {
+                    let byte = bytes[offset]
+                    if (isCapital(byte) ? byte + 32 : byte) != prefix.utf8Start[offset] { return false }
+                }
+                return true
             }
             func string(_ range: Range<Int>) -> String {
                 String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+            }
+            func lowercased(_ range: Range<Int>) -> String {
+                guard bytes[range].contains(where: isCapital) else { return string(range) }
+                return String(decoding: bytes[range].map { isCapital($0) ? $0 + 32 : $0 }, as: UTF8.self)
             }
             let isTLS: Bool
             let authorityStart: Int
@@ -357,10 +377,16 @@
             guard hostStart < hostEnd else { return nil }
             // A fragment is never sent either.
             let pathEnd = bytes[authorityEnd...].firstIndex(of: hash) ?? bytes.count
-            let host = string(hostStart..<hostEnd)
+            let written = string(hostStart..<hostEnd)
+            let isBracketed = bytes[hostStart] == UInt8(ascii: "[") && bytes[hostEnd - 1] == UInt8(ascii: "]")
+            guard !isBracketed || hostEnd - hostStart > 2 else { return nil }
+            let host =
+                isBracketed
+                ? lowercased((hostStart + 1)..<(hostEnd - 1))
+                : bytes[hostStart..<hostEnd].contains(where: isCapital) ? lowercased(hostStart..<hostEnd) : written
             var path = string(authorityEnd..<pathEnd)
             if authorityEnd == pathEnd || bytes[authorityEnd] != slash { path = "/" + path }
-            let hostField = port == (isTLS ? 443 : 80) ? host : host + ":" + String(port)
+            let hostField = port == (isTLS ? 443 : 80) ? written : written + ":" + String(port)
             return RequestTarget(isTLS: isTLS, host: host, port: port, hostField: hostField, path: path)
         }
     }

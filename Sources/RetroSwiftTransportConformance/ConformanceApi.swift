@@ -60,7 +60,13 @@
             @RawBody var body = Data()
         }
 
+        /// A full URL, for a call to the base URL's origin spelled another way.
+        struct Located {
+            @Url var url: String = ""
+        }
+
         @Get("/item") var item: () async throws -> HTTPResponse<Item>
+        @Get() var located: (Located) async throws -> HTTPResponse<Item>
         @Get("/data") var data: () async throws -> HTTPResponse<Data>
         @Head("/data") var head: () async throws -> HTTPResponse<Empty>
         @Get("/data") var noContent: () async throws -> HTTPResponse<Empty>

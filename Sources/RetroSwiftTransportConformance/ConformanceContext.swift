@@ -21,8 +21,14 @@
 
         /// An API on a fresh transport, pointed at `server` the way the original README configures a transport.
         func api(at server: TestServer) -> ConformanceApi {
+            api(baseURL: server.baseURL)
+        }
+
+        /// An API on a fresh transport configured with `baseURL`: a server's address spelled otherwise than its
+        /// ``TestServer/baseURL``, as a user may write it.
+        func api(baseURL: URL) -> ConformanceApi {
             let transport = makeTransport()
-            transport.setConfiguration(baseURL: server.baseURL, sharedHeaders: nil)
+            transport.setConfiguration(baseURL: baseURL, sharedHeaders: nil)
             return ConformanceApi(transport: transport)
         }
 

@@ -15,7 +15,9 @@
         ///   - serverTrust: The domain's trust.
         /// - Returns: Whether the connection may be used.
         static func accepts(_ trust: SecTrust, host: String, by serverTrust: ServerTrust) -> Bool {
-            guard SecTrustSetPolicies(trust, SecPolicyCreateSSL(true, host as CFString)) == errSecSuccess else { return false }
+            // An IPv6 literal is matched against the certificate's IP addresses as the bare address, without brackets.
+            let name = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+            guard SecTrustSetPolicies(trust, SecPolicyCreateSSL(true, name as CFString)) == errSecSuccess else { return false }
             if !serverTrust.certificateAuthorities.isEmpty {
                 let anchors = serverTrust.certificateAuthorities.compactMap { SecCertificateCreateWithData(nil, $0 as CFData) }
                 guard anchors.count == serverTrust.certificateAuthorities.count,

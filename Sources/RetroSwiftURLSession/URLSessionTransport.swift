@@ -138,14 +138,18 @@ public final class URLSessionTransport: HttpTransport, ServerTrustEnforcing {
     public func sendRequest(with params: HttpRequestParams) async throws -> HttpOperationResult {
         guard params.url.host != nil else { throw RequestError.missingBaseURL(of: params) }
         try refuseSessionCredentials(for: params)
-        let request = makeRequest(params)
+        let lowered = Self.lowercaseOriginURL(of: params)
+        let request = makeRequest(params, url: lowered ?? params.url)
         // The credential answers challenges from the origin the call goes to, unless RetroSwift withheld the
         // credentials from it: a redirect or a `@Url` field left the base URL's origin.
         let delegate = SessionTaskDelegate(
             credential: params.withholdsCredentials ? nil : credential, credentialOrigin: params.url, userSession: session,
             serverTrust: params.serverTrust)
         do {
-            return try await perform(request, params: params, delegate: delegate)
+            var result = try await perform(request, params: params, delegate: delegate)
+            // The session follows no redirect: the response came from the URL requested, reported as RetroSwift wrote it.
+            if lowered != nil { result.url = params.url }
+            return result
         } catch {
             throw Self.translate(error, params)
         }
@@ -193,9 +197,20 @@ public final class URLSessionTransport: HttpTransport, ServerTrustEnforcing {
         )
     }
 
-    /// The request exactly as RetroSwift resolved it: URL, method, every header field, timeout.
-    private func makeRequest(_ params: HttpRequestParams) -> URLRequest {
-        var request = URLRequest(url: params.url)
+    /// `params.url` with its scheme and host in lower case, or `nil` when they are already: they compare without case
+    /// (RFC 3986 §6.2.2.1), but swift-corelibs-foundation takes only the schemes `http` and `https` as written, and
+    /// fails `HTTP://` with `URLError(.unsupportedURL)`.
+    private static func lowercaseOriginURL(of params: HttpRequestParams) -> URL? {
+        let url = params.url
+        func hasCapitals(_ part: String?) -> Bool { part?.utf8.contains { (65...90).contains($0) } ?? false }
+        guard hasCapitals(url.scheme) || hasCapitals(url.host) else { return nil }
+        return URL(string: HttpRequestParams.lowercasingSchemeAndHost(params.urlString))
+    }
+
+    /// The request exactly as RetroSwift resolved it: its URL (`url`, with the scheme and host in lower case), method,
+    /// every header field, timeout.
+    private func makeRequest(_ params: HttpRequestParams, url: URL) -> URLRequest {
+        var request = URLRequest(url: url)
         request.httpMethod = params.method.rawValue
         // Capped at a year: swift-corelibs-foundation turns the interval into whole milliseconds, which `.infinity` (no
         // timeout, for a stream that may stay silent) would overflow.

@@ -19,6 +19,7 @@ struct DomainConfigurationEndToEndTests {
     // @unchecked Sendable: the fixture adds only endpoint wrappers, set up in init and never reassigned.
     private final class Api: ApiDomain, @unchecked Sendable {
         @Get("/items/{id}") var item: (ItemRequest) async throws -> Item
+        @Get("/items/{id}") var itemResponse: (ItemRequest) async throws -> HTTPResponse<Item>
     }
 
     /// A server that answers every call with its own number as the item's id.
@@ -28,6 +29,26 @@ struct DomainConfigurationEndToEndTests {
                 status: 200, headers: [("Content-Type", "application/json")], body: Data(#"{"id":\#(number)}"#.utf8),
                 behavior: behavior)
         }
+    }
+
+    @Test(
+        "a base URL whose scheme and host are in capitals is called, and the response reports the URL as written",
+        arguments: TransportKind.allCases)
+    func baseURLInCapitals(kind: TransportKind) async throws {
+        // Given: RFC 3986 §6.2.2.1, the scheme and host compare without case; RetroSwift hands the URL over as written
+        let server = try await Self.environment(7)
+        let written = "HTTP://LOCALHOST:\(server.port)"
+        let api = Api(transport: kind.make(), baseURL: URL(string: written)!)
+
+        // When
+        let result = await Result { try await api.itemResponse(ItemRequest(id: 3)) }
+        await server.stop()
+
+        // Then
+        let response = try result.get()
+        #expect(response.body.id == 7)
+        #expect(response.url?.absoluteString == written + "/items/3")
+        #expect(server.requests.first?.header("Host")?.lowercased() == "localhost:\(server.port)")
     }
 
     @Test("two domains sharing one transport each reach their own server with their own key", arguments: TransportKind.allCases)

@@ -257,8 +257,11 @@
                 ("http://127.0.0.1:8080/a?b=1", false, "127.0.0.1", 8080, "127.0.0.1:8080", "/a?b=1"),
                 ("https://example.com/x", true, "example.com", 443, "example.com", "/x"),
                 ("https://example.com:443", true, "example.com", 443, "example.com", "/"),
-                ("http://[::1]:9/p#frag", false, "[::1]", 9, "[::1]:9", "/p"),
+                ("http://[::1]:9/p#frag", false, "::1", 9, "[::1]:9", "/p"),
                 ("http://user:pw@host?q", false, "host", 80, "host", "/?q"),
+                // Scheme and host compare without case (RFC 3986 §6.2.2.1); the Host field keeps the host as written.
+                ("HTTP://LocalHost:8080/A?B", false, "localhost", 8080, "LocalHost:8080", "/A?B"),
+                ("hTTpS://[FE80::1]", true, "fe80::1", 443, "[FE80::1]", "/"),
             ])
         func requestTarget(url: String, isTLS: Bool, host: String, port: Int, hostField: String, path: String) throws {
             // When
@@ -272,7 +275,9 @@
             #expect(target.path == path)
         }
 
-        @Test("URLs a connection cannot take are refused", arguments: ["ftp://host/", "http://:80/", "http://host:99999/", "host/path"])
+        @Test(
+            "URLs a connection cannot take are refused",
+            arguments: ["ftp://host/", "http://:80/", "http://host:99999/", "host/path", "HTTPX://host/", "http://[]:80/"])
         func unusableTarget(url: String) {
             #expect(RequestTarget(url) == nil)
         }

@@ -17,16 +17,36 @@ struct Mutant: Sendable, CustomStringConvertible {
     let name: String
     /// The ids of the cases that must fail against it.
     let killers: [String]
-    /// Wraps a shipped transport.
-    let wrap: @Sendable (any HttpTransport) -> any HttpTransport
+    /// Makes the mutant on a base, wrapping its transports.
+    let make: @Sendable (MutantBase) -> any HttpTransport
 
     var description: String { name }
+
+    /// A mutant that wraps one transport of the base.
+    init(name: String, killers: [String], wrap: @escaping @Sendable (any HttpTransport) -> any HttpTransport) {
+        self.name = name
+        self.killers = killers
+        make = { wrap($0.make()) }
+    }
+
+    /// A mutant that wraps several transports of the base, which share no connection: `separately` gets a maker of the
+    /// `n`th.
+    init(
+        name: String, killers: [String],
+        separately: @escaping @Sendable (_ transport: @escaping @Sendable (Int) -> any HttpTransport) -> any HttpTransport
+    ) {
+        self.name = name
+        self.killers = killers
+        make = { base in separately { base.make(separate: $0) } }
+    }
 
     /// Every mutant: one per rule a transport can break from outside the library it is built on. Two rules the issue
     /// lists cannot be broken by a wrapper, and have no mutant: swallowing a `1xx` (transports hand over only the final
     /// response) and reusing a closed connection (connections live inside the transport); resending a request after a
-    /// connection error stands for the latter.
-    static let all: [Mutant] = common + onlyWithAsyncHTTPClient
+    /// connection error stands for the latter. Of the rules of URLs and TLS, one has no mutant of its own: that no
+    /// server name is sent for an IPv6 literal (the handshake is the transport's); naming 127.0.0.1 `localhost` stands
+    /// for it.
+    static let all: [Mutant] = common + urlMutants + onlyWithAsyncHTTPClient
 
     /// Mutants of rules URLSessionTransport does not keep (a known limitation): proven on async-http-client's base.
     private static var onlyWithAsyncHTTPClient: [Mutant] {
@@ -105,6 +125,48 @@ struct Mutant: Sendable, CustomStringConvertible {
             CachesResponses($0)
         },
     ]
+
+    /// The TLS cases, with the trait that builds them and where a base can fail them: URLSessionTransport on Linux
+    /// enforces no `ServerTrust`, so RetroSwift refuses their calls before sending, mutant or not, and only
+    /// AsyncHTTPClientTransport is left there.
+    #if TransportConformance && (AsyncHTTPClient || !canImport(FoundationNetworking))
+        private static let tlsCasesCanFail = true
+    #else
+        private static let tlsCasesCanFail = false
+    #endif
+
+    /// IPv6 literals, where a base passes their cases: URLSessionTransport on Linux does not (a known limitation).
+    #if AsyncHTTPClient || !canImport(FoundationNetworking)
+        private static let ipv6CasesCanFail = true
+    #else
+        private static let ipv6CasesCanFail = false
+    #endif
+
+    /// `ids` when ``tlsCasesCanFail``, else none.
+    private static func tls(_ ids: String...) -> [String] { tlsCasesCanFail ? ids : [] }
+
+    /// The mutants of URLs as RFC 3986 writes them (scheme and host without case, IPv6 literals), and of TLS to such
+    /// hosts.
+    private static var urlMutants: [Mutant] {
+        var mutants = [
+            Mutant(name: "refuses a scheme in capitals", killers: ["url/scheme-in-capitals"]) { RefusesCapitalSchemes($0) },
+            Mutant(
+                name: "keeps connections per host as written",
+                killers: ["url/host-in-capitals-one-origin"] + tls("tls/host-in-capitals"),
+                separately: { PoolsByHostSpelling($0) }),
+        ]
+        if ipv6CasesCanFail {
+            mutants.append(
+                Mutant(name: "refuses an IPv6 literal", killers: ["url/ipv6-literal"] + tls("tls/ipv6-literal-no-server-name")) {
+                    RefusesIPv6Literals($0)
+                })
+        }
+        if tlsCasesCanFail {
+            mutants.append(
+                Mutant(name: "names 127.0.0.1 localhost", killers: ["tls/ipv4-literal-no-server-name"]) { NamesIPLiterals($0) })
+        }
+        return mutants
+    }
 }
 
 /// A shipped transport the mutants wrap, as the conformance tests make it.
@@ -132,19 +194,52 @@ enum MutantBase: String, CaseIterable, CustomStringConvertible, Sendable {
         }
     }
 
+    /// A fresh transport, the `index`th of up to ten that share no connection with each other (the first is
+    /// ``make()``'s): URLSession's has sessions of its own anyway; async-http-client's go through clients of their own,
+    /// each with its own pool.
+    func make(separate index: Int) -> any HttpTransport {
+        switch self {
+        case .urlSession:
+            return make()
+        #if AsyncHTTPClient
+            case .asyncHTTPClient:
+                return index == 0 ? make() : AsyncHTTPClientTransport(client: Self.separateClients[(index - 1) % 9])
+        #endif
+        }
+    }
+
     #if AsyncHTTPClient
         /// The client an app would own, as async-http-client's documentation asks of one given to RetroSwift: redirects
         /// returned, not followed; no retry of a connection that cannot be made; the domain's timeouts and limits, not
         /// the client's own lower ones.
-        static let client: HTTPClient = {
+        static let client = makeClient()
+
+        /// Nine more clients made as ``client`` is, for ``make(separate:)``, made on first use and kept, as ``client`` is,
+        /// for the whole process.
+        static let separateClients = (0..<9).map { _ in makeClient() }
+
+        private static func makeClient() -> HTTPClient {
             var configuration = HTTPClient.Configuration.singletonConfiguration
             configuration.redirectConfiguration = .disallow
             configuration.connectionPool.retryConnectionEstablishment = false
             configuration.timeout.read = nil
             configuration.decompression = .enabled(limit: .ratio(1_000))
             return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
-        }()
+        }
     #endif
+
+    /// The cases that pass on the base whatever a mutant does, so they prove nothing of one: where the transport enforces
+    /// no `ServerTrust` (URLSessionTransport on Linux), RetroSwift refuses before sending every call of the TLS cases
+    /// that set one, which all do but `tls/unknown-authority-refused`.
+    var inertCases: Set<String> {
+        Self.enforcingNoTrust.contains(self) ? Self.trustCases : []
+    }
+
+    private static let enforcingNoTrust = Set(
+        allCases.filter { (($0.make() as? any ServerTrustEnforcing)?.serverTrustSupport ?? []).isEmpty })
+
+    private static let trustCases = Set(
+        TransportConformance.cases.map(\.id).filter { $0.hasPrefix("tls/") && $0 != "tls/unknown-authority-refused" })
 
     /// The cases the transport underneath does not pass itself, which say nothing of a mutant: its known limitations
     /// (the conformance tests' table), less the cookie one its session here is set not to have.

@@ -385,3 +385,79 @@ final class CachesResponses: MutantTransport {
         return result
     }
 }
+
+/// Refuses a URL whose scheme is not in lower case, as swift-corelibs-foundation does: `HTTP://` fails with
+/// `URLError(.unsupportedURL)` before anything is sent.
+final class RefusesCapitalSchemes: MutantTransport {
+    let inner: any HttpTransport
+    init(_ inner: any HttpTransport) { self.inner = inner }
+
+    func sendRequest(with params: HttpRequestParams) async throws -> HttpOperationResult {
+        let scheme = params.urlString.utf8.prefix { $0 != UInt8(ascii: ":") }
+        if scheme.contains(where: { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }) { throw URLError(.unsupportedURL) }
+        return try await inner.sendRequest(with: params)
+    }
+}
+
+/// A mutant through which calls with a `ServerTrust` still reach the transport underneath: it enforces what that one
+/// does, so that RetroSwift does not refuse them before sending (and the TLS cases see the mutant at work).
+protocol TrustForwardingMutant: MutantTransport, ServerTrustEnforcing {}
+
+extension TrustForwardingMutant {
+    var serverTrustSupport: ServerTrustSupport { (inner as? any ServerTrustEnforcing)?.serverTrustSupport ?? [] }
+}
+
+/// Refuses a host that is an IPv6 literal, as swift-corelibs-foundation does on Linux (libcurl reads the host as
+/// `[::1]`, Foundation as `::1`, and the two must agree): `URLError(.badURL)` before anything is sent.
+final class RefusesIPv6Literals: TrustForwardingMutant {
+    let inner: any HttpTransport
+    init(_ inner: any HttpTransport) { self.inner = inner }
+
+    func sendRequest(with params: HttpRequestParams) async throws -> HttpOperationResult {
+        if params.url.host?.contains(":") == true { throw URLError(.badURL) }
+        return try await inner.sendRequest(with: params)
+    }
+}
+
+/// Keeps connections per host as written, as a pool keyed by the host's spelling does: the calls to each spelling of a
+/// host go through a transport of their own, which shares no connection with the others.
+final class PoolsByHostSpelling: TrustForwardingMutant {
+    let inner: any HttpTransport
+    private let make: @Sendable (Int) -> any HttpTransport
+    private let bySpelling = Locked<[String: any HttpTransport]>([:])
+    init(_ make: @escaping @Sendable (Int) -> any HttpTransport) {
+        self.make = make
+        inner = make(0)
+    }
+
+    func sendRequest(with params: HttpRequestParams) async throws -> HttpOperationResult {
+        // The authority as written: what follows "://" up to the path.
+        let url = params.urlString
+        let spelling = String(url.range(of: "://").map { url[$0.upperBound...].prefix { $0 != "/" && $0 != "?" } } ?? url[...])
+        let transport = bySpelling.withLock { transports in
+            if let transport = transports[spelling] { return transport }
+            let transport = transports.isEmpty ? inner : make(transports.count)
+            transports[spelling] = transport
+            return transport
+        }
+        return try await transport.sendRequest(with: params)
+    }
+}
+
+/// Reaches an IP literal under a name: `https://127.0.0.1:port` is requested as `https://localhost:port`, so the
+/// transport sends `localhost` as the server name (SNI) and verifies the certificate for it, as a transport that
+/// resolved the address to a name before the handshake would.
+final class NamesIPLiterals: TrustForwardingMutant {
+    let inner: any HttpTransport
+    init(_ inner: any HttpTransport) { self.inner = inner }
+
+    func sendRequest(with params: HttpRequestParams) async throws -> HttpOperationResult {
+        let url = params.urlString
+        guard url.hasPrefix("https://127.0.0.1:"), let named = URL(string: "https://localhost:" + url.dropFirst(18)) else {
+            return try await inner.sendRequest(with: params)
+        }
+        var request = params
+        request.absoluteURL = named
+        return try await inner.sendRequest(with: request)
+    }
+}

@@ -13,8 +13,22 @@
         public enum Names: Sendable {
             /// The address test servers listen on, 127.0.0.1 (an IP address subject alternative name).
             case loopback
+            /// The IPv6 loopback address, ::1 (an IP address subject alternative name).
+            case ipv6Loopback
+            /// The name `localhost` (a DNS name subject alternative name).
+            case localhost
             /// Another host than the one tests connect to, `elsewhere.invalid`.
             case elsewhere
+
+            /// The subject alternative name.
+            fileprivate var generalName: GeneralName {
+                switch self {
+                case .loopback: .ipAddress(ASN1OctetString(contentBytes: [127, 0, 0, 1]))
+                case .ipv6Loopback: .ipAddress(ASN1OctetString(contentBytes: Array(repeating: 0, count: 15) + [1]))
+                case .localhost: .dnsName("localhost")
+                case .elsewhere: .dnsName("elsewhere.invalid")
+                }
+            }
         }
 
         /// A server certificate the authority issued, with its key.
@@ -29,12 +43,21 @@
 
             /// TLS for a ``TestServer`` that presents this certificate: pass it as `start(tls:)`.
             ///
+            /// - Parameter onHello: Called with the server name of each client hello (its SNI extension, RFC 6066 §3),
+            ///   `nil` for a hello that names none, before the handshake goes on; `nil` (the default) to record nothing.
             /// - Returns: The installer of SwiftNIO SSL's server handler.
             /// - Throws: SwiftNIO SSL's error when the certificate or key cannot be loaded.
-            public func serverTLS() throws -> TestServer.TLSInstaller {
-                let configuration = TLSConfiguration.makeServerConfiguration(
+            public func serverTLS(onHello: (@Sendable (_ serverName: String?) -> Void)? = nil) throws -> TestServer.TLSInstaller {
+                var configuration = TLSConfiguration.makeServerConfiguration(
                     certificateChain: [.certificate(try NIOSSLCertificate(bytes: Array(der), format: .der))],
                     privateKey: .privateKey(try NIOSSLPrivateKey(bytes: Array(key.pemRepresentation.utf8), format: .pem)))
+                if let onHello {
+                    // SwiftNIO SSL calls it once per hello, with the name read from it, whether or not the hello has one.
+                    configuration.sslContextCallback = { values, promise in
+                        onHello(values.serverHostname)
+                        promise.succeed(.noChanges)
+                    }
+                }
                 let context = try NIOSSLContext(configuration: configuration)
                 return { pipeline in try pipeline.addHandler(NIOSSLServerHandler(context: context)) }
             }
@@ -74,16 +97,11 @@
 
         /// Issues a server certificate for `names`, with a new key.
         ///
-        /// - Parameter names: The host the certificate is for.
+        /// - Parameter names: The hosts the certificate is for, each a subject alternative name.
         /// - Returns: The certificate and its key.
         /// - Throws: swift-certificates' error when the certificate cannot be made.
-        public func issue(for names: Names) throws -> IssuedCertificate {
+        public func issue(for names: Names...) throws -> IssuedCertificate {
             let leafKey = P256.Signing.PrivateKey()
-            let name: GeneralName =
-                switch names {
-                case .loopback: .ipAddress(ASN1OctetString(contentBytes: [127, 0, 0, 1]))
-                case .elsewhere: .dnsName("elsewhere.invalid")
-                }
             let leaf = try Certificate(
                 version: .v3, serialNumber: Certificate.SerialNumber(), publicKey: .init(leafKey.publicKey),
                 notValidBefore: Date() - 3600, notValidAfter: Date() + 86_400, issuer: certificate.subject,
@@ -92,7 +110,7 @@
                     Critical(BasicConstraints.notCertificateAuthority)
                     Critical(KeyUsage(digitalSignature: true))
                     try ExtendedKeyUsage([.serverAuth])
-                    SubjectAlternativeNames([name])
+                    SubjectAlternativeNames(names.map(\.generalName))
                 },
                 issuerPrivateKey: .init(key))
             return IssuedCertificate(

@@ -5,8 +5,8 @@
     import NIOHTTP1
     import NIOPosix
 
-    /// A real HTTP/1.1 server on 127.0.0.1 with an ephemeral port, built on SwiftNIO, that records every request
-    /// byte for byte and answers from a script. Tests start and stop it themselves.
+    /// A real HTTP/1.1 server on 127.0.0.1 (or another loopback address, such as `::1`) with an ephemeral port, built on
+    /// SwiftNIO, that records every request byte for byte and answers from a script. Tests start and stop it themselves.
     public final class TestServer: Sendable {
         /// Produces the answer to a request.
         public typealias Responder = @Sendable (RecordedRequest) -> ScriptedResponse
@@ -15,6 +15,8 @@
         /// for a server that speaks `https`.
         public typealias TLSInstaller = @Sendable (ChannelPipeline.SynchronousOperations) throws -> Void
 
+        /// The address the server listens on: `127.0.0.1` unless it was started on another, such as `::1`.
+        public let host: String
         /// The port the server listens on.
         public let port: Int
         /// `https` when the server was started with a ``TLSInstaller``, else `http`.
@@ -23,17 +25,21 @@
         private let recorded: RequestLog
         private let connections: OpenConnections
 
-        private init(channel: any Channel, port: Int, scheme: String, recorded: RequestLog, connections: OpenConnections) {
+        private init(
+            channel: any Channel, host: String, port: Int, scheme: String, recorded: RequestLog, connections: OpenConnections
+        ) {
             self.channel = channel
+            self.host = host
             self.port = port
             self.scheme = scheme
             self.recorded = recorded
             self.connections = connections
         }
 
-        /// `http://127.0.0.1:<port>`, or `https://` for a server with TLS.
+        /// `http://127.0.0.1:<port>`, or `https://` for a server with TLS; an IPv6 address in brackets,
+        /// `http://[::1]:<port>`.
         public var baseURL: URL {
-            URL(string: "\(scheme)://127.0.0.1:\(port)")!
+            URL(string: "\(scheme)://\(host.contains(":") ? "[\(host)]" : host):\(port)")!
         }
 
         /// How many client connections are open now: a client that stops reading a held-open stream should close its
@@ -68,25 +74,27 @@
         /// Starts a server answering with `respond`; with `recordingBodies: false` only body sizes are kept.
         ///
         /// - Parameters:
+        ///   - host: The address to listen on: `127.0.0.1` by default, or `::1` for a server reached by an IPv6 literal.
         ///   - recordingBodies: Whether request bodies are kept, or only their sizes.
         ///   - tls: Installs TLS on each connection, for an `https` server; `nil` (the default) serves plain `http`.
         ///   - respond: Produces the answer to each request.
         /// - Returns: The running server.
-        /// - Throws: SwiftNIO's error when the server cannot listen.
+        /// - Throws: SwiftNIO's error when the server cannot listen (on `::1`, when the machine has no IPv6 loopback).
         public static func start(
-            recordingBodies: Bool = true, tls: TLSInstaller? = nil, _ respond: @escaping Responder
+            host: String = "127.0.0.1", recordingBodies: Bool = true, tls: TLSInstaller? = nil, _ respond: @escaping Responder
         ) async throws -> TestServer {
-            try await listen(scheme: tls == nil ? "http" : "https") { pipeline, log in
+            try await listen(host: host, scheme: tls == nil ? "http" : "https") { pipeline, log in
                 try tls?(pipeline)
                 try pipeline.configureHTTPServerPipeline()
                 try pipeline.addHandler(RecordingHandler(log: log, recordingBodies: recordingBodies, respond: respond))
             }
         }
 
-        /// Listens on an ephemeral port of 127.0.0.1; `configure` sets up each accepted connection's pipeline, recording
+        /// Listens on an ephemeral port of `host`; `configure` sets up each accepted connection's pipeline, recording
         /// requests in the log it is given.
         static func listen(
-            scheme: String = "http", _ configure: @escaping @Sendable (ChannelPipeline.SynchronousOperations, RequestLog) throws -> Void
+            host: String = "127.0.0.1", scheme: String = "http",
+            _ configure: @escaping @Sendable (ChannelPipeline.SynchronousOperations, RequestLog) throws -> Void
         ) async throws -> TestServer {
             let log = RequestLog()
             let connections = OpenConnections()
@@ -98,13 +106,13 @@
                     connections.add(channel)
                     return channel.eventLoop.makeCompletedFuture { try configure(channel.pipeline.syncOperations, log) }
                 }
-                .bind(host: "127.0.0.1", port: 0)
+                .bind(host: host, port: 0)
                 .get()
             guard let port = channel.localAddress?.port else {
                 try await channel.close()
                 throw ChannelError.unknownLocalAddress
             }
-            return TestServer(channel: channel, port: port, scheme: scheme, recorded: log, connections: connections)
+            return TestServer(channel: channel, host: host, port: port, scheme: scheme, recorded: log, connections: connections)
         }
 
         /// Waits until the server has read `count` request body bytes in all, for at most `limit`; returns whether it

@@ -86,6 +86,14 @@ struct DocumentedTransportConformanceTests {
                     "connection/post-on-reused-connection-not-resent", "libcurl sends the POST again when its reused connection dies",
                     "the POST had not ended within 3 s"
                 ),
+                (
+                    "url/scheme-in-capitals", "swift-corelibs-foundation takes the schemes http and https only as written",
+                    "(URLError -1002) [unsupported URL]"
+                ),
+                (
+                    "url/ipv6-literal", "swift-corelibs-foundation refuses a host Foundation reads as ::1 and libcurl as [::1]",
+                    "(URLError -1000)"
+                ),
             ]
             for (id, reason, failure) in libcurlFailures {
                 limitations[id] = .differs(reason, failure: failure)
