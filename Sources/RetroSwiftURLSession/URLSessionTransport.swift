@@ -68,11 +68,13 @@ public final class URLSessionTransport: HttpTransport, ServerTrustEnforcing {
     /// Creates a transport on `session`'s configuration.
     ///
     /// Most calls do not run on `session` itself but on two sessions of the transport's own, made on first use from
-    /// a copy of `session.configuration`, so that the app's cookie storage, cache policy, proxies, TLS settings and
-    /// `httpAdditionalHeaders` apply (not its URL cache: they keep none, RetroSwift having its own HTTP cache): the
+    /// a copy of `session.configuration`, so that the app's cookie storage, URL cache and cache policy, proxies, TLS
+    /// settings and `httpAdditionalHeaders` apply (on Linux, not its URL cache: there they keep none, since
+    /// swift-corelibs-foundation's traps when calls are cancelled from many tasks; use a domain's `HTTPCache`): the
     /// transport reads every body piece by piece to hold it to the call's `ResponseLimits`, which
     /// swift-corelibs-foundation allows only a session's own delegate. One of them runs ordinary calls, the other
-    /// streamed responses (with at least 64 connections per host). Only `DownloadedFile` calls of domains without a `ServerTrust` run on `session` itself, as download tasks. So `session`'s delegate
+    /// streamed responses (with at least 64 connections per host). Only `DownloadedFile` calls of domains without a
+    /// `ServerTrust` run on `session` itself, as download tasks. So `session`'s delegate
     /// sees neither the data nor the task metrics of RetroSwift's calls, and they do not share its connection pool; it
     /// still decides their client-certificate challenges, and the server-trust challenges of domains without a
     /// `ServerTrust` of their own.
@@ -291,9 +293,12 @@ private final class LazyDelegateSession: Sendable {
             if let made { return made }
             // A copy: the user's configuration object is left as it is.
             let configuration = session.configuration.copy() as? URLSessionConfiguration ?? session.configuration
-            // No URLCache: RetroSwift keeps its own HTTP cache, and swift-corelibs-foundation's, under calls cancelled
-            // from many tasks at once, makes URLSessionTask.cancel() trap ("a task that in not in the registry").
-            configuration.urlCache = nil
+            #if canImport(FoundationNetworking)
+                // No URLCache on Linux: swift-corelibs-foundation's, under calls cancelled from many tasks at once,
+                // makes URLSessionTask.cancel() trap ("a task that in not in the registry"). RetroSwift's own HTTPCache
+                // is there for domains that want one; on Apple platforms the app's URLCache applies as configured.
+                configuration.urlCache = nil
+            #endif
             if forStreams {
                 configuration.httpMaximumConnectionsPerHost = max(
                     configuration.httpMaximumConnectionsPerHost, Self.streamConnectionsPerHost)
