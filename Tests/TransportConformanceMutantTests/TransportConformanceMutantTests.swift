@@ -10,7 +10,7 @@ import Testing
 /// Serialized, as the conformance suite is: the cases time cancellations and timeouts.
 @Suite("Transport conformance mutants", .timeLimit(.minutes(5)), .serialized)
 struct TransportConformanceMutantTests {
-    /// Long enough for a case to fail by its own bounds (3 s at most), short enough that a mutant that hangs a case
+    /// Long enough for a case to fail by its own bounds (7 s at most: a 3 s upload, then 3 s for its head), short enough that a mutant that hangs a case
     /// fails it quickly.
     static let caseTimeLimit = Duration.seconds(20)
 
