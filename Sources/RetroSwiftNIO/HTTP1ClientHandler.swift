@@ -48,10 +48,11 @@
         /// closing it under us, and an idempotent request is then sent once more on a new one.
         private var served = 0
         /// The connection's one timer, for whatever is due first: the exchange's silence (no byte of the request taken
-        /// by the connection, nor of the response arriving, for the call's timeout), the idle timeout. Scheduling and cancelling a timer per call costs allocations and a lock of the event loop's; this
-        /// one is armed only when nothing is scheduled at or before the new deadline, and when it fires it checks what
-        /// is due and arms itself again for what is not. With the same timeout on every call it is scheduled about once
-        /// per timeout, however many calls the connection runs.
+        /// by the connection, nor of the response arriving, for the call's timeout), the idle timeout. Scheduling and
+        /// cancelling a timer per call costs allocations and a lock of the event loop's; this one is armed only when
+        /// nothing is scheduled at or before the new deadline, and when it fires it checks what is due and arms itself
+        /// again for what is not. With the same timeout on every call it is scheduled about once per timeout, however
+        /// many calls the connection runs.
         private var timer: Scheduled<Void>?
         /// When ``timer`` fires.
         private var timerDeadline = NIODeadline.distantFuture

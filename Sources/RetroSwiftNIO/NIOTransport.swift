@@ -122,9 +122,10 @@
         /// - Parameter params: The request RetroSwift built.
         /// - Returns: The status, headers and body, and the URL requested.
         /// - Throws: `URLError` when no response arrived (`.timedOut` when no connection came in time, or the exchange
-        ///   was silent in both directions for longer than the timeout), `CancellationError` when the calling task was cancelled, `RequestError` for a response
-        ///   refused by RetroSwift's rules, for a request without a base URL (a domain without one, on a transport nobody
-        ///   configured), and for a request body stream whose chunks do not add up to its declared length.
+        ///   was silent in both directions for longer than the timeout), `CancellationError` when the calling task was
+        ///   cancelled, `RequestError` for a response refused by RetroSwift's rules, for a request without a base URL
+        ///   (a domain without one, on a transport nobody configured), and for a request body stream whose chunks do not
+        ///   add up to its declared length.
         public func sendRequest(with params: HttpRequestParams) async throws -> HttpOperationResult {
             let pool = pool
             do {
