@@ -4,7 +4,7 @@
     import NIOHTTP1
 
     extension TestServer {
-        /// A pause in reading a request body, for ``startReadingBodies(bytesPerSecond:pausing:answering:paused:)``.
+        /// A pause in reading a request body, for ``startReadingBodies(bytesPerSecond:pacedBytes:pausing:answering:paused:)``.
         public struct BodyPause: Sendable {
             /// The body bytes read before the pause.
             public var afterBytes: Int
@@ -18,12 +18,18 @@
             }
         }
 
-        /// Starts a server that reads each request body no faster than `bytesPerSecond` (its socket's receive buffer
-        /// kept small, so the client sees the pace and not a buffer filling), and records the request once the body is
-        /// whole: an upload that keeps moving for as long as it takes.
+        /// Starts a server that reads each request body no faster than `bytesPerSecond`, and records the request once the
+        /// body is whole: an upload that keeps moving for as long as it takes.
+        ///
+        /// The sockets' buffers hold megabytes (Linux lets a send buffer grow to 4 MiB), which leave the client long
+        /// before the server reads them: read at the pace, they would be a silence on the client's side before the
+        /// answer. `pacedBytes` ends the pace before them, so the client's last bytes leave as the server reads them.
+        /// (A receive buffer made small would not help: below loopback's 64 KiB segments, TCP stalls the sender for its
+        /// persist timer, a silence of its own.)
         ///
         /// - Parameters:
         ///   - bytesPerSecond: The pace; `nil` reads as fast as the bytes come.
+        ///   - pacedBytes: How much of each body is read at the pace; the rest is read as fast as it comes.
         ///   - pausing: A pause in reading, after which the server reads again at its pace: a stalled upload.
         ///   - answering: Whether a request gets its answer (`200` with the body's size as text) once its body is read;
         ///     `false` answers nothing, a head that never comes.
@@ -31,12 +37,15 @@
         /// - Returns: The running server.
         /// - Throws: SwiftNIO's error when the server cannot listen.
         public static func startReadingBodies(
-            bytesPerSecond: Int?, pausing: BodyPause? = nil, answering: Bool = true, paused: @escaping @Sendable () -> Void = {}
+            bytesPerSecond: Int?, pacedBytes: Int = .max, pausing: BodyPause? = nil, answering: Bool = true,
+            paused: @escaping @Sendable () -> Void = {}
         ) async throws -> TestServer {
             try await listen { pipeline, log in
                 try pipeline.addHandler(ByteToMessageHandler(HTTPRequestDecoder()))
                 try pipeline.addHandler(
-                    PacedReadingHandler(log: log, bytesPerSecond: bytesPerSecond, pause: pausing, answering: answering, paused: paused))
+                    PacedReadingHandler(
+                        log: log, bytesPerSecond: bytesPerSecond, pacedBytes: pacedBytes, pause: pausing, answering: answering,
+                        paused: paused))
             }
         }
     }
@@ -49,6 +58,7 @@
 
         private let log: RequestLog
         private let bytesPerSecond: Int?
+        private let pacedBytes: Int
         private let pause: TestServer.BodyPause?
         private let answering: Bool
         private let paused: @Sendable () -> Void
@@ -60,17 +70,16 @@
         /// The read held back until the pace allows it; a read asked for meanwhile is the same one.
         private var nextRead: Scheduled<Void>?
 
-        init(log: RequestLog, bytesPerSecond: Int?, pause: TestServer.BodyPause?, answering: Bool, paused: @escaping @Sendable () -> Void) {
+        init(
+            log: RequestLog, bytesPerSecond: Int?, pacedBytes: Int, pause: TestServer.BodyPause?, answering: Bool,
+            paused: @escaping @Sendable () -> Void
+        ) {
             self.log = log
             self.bytesPerSecond = bytesPerSecond
+            self.pacedBytes = pacedBytes
             self.pause = pause
             self.answering = answering
             self.paused = paused
-        }
-
-        func handlerAdded(context: ChannelHandlerContext) {
-            // A small receive buffer: the client's writes then wait for this pace, not for a megabyte buffer to fill.
-            context.channel.setOption(ChannelOptions.socketOption(.so_rcvbuf), value: 32 << 10).whenComplete { _ in }
         }
 
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -109,7 +118,7 @@
                 paused()
                 due = due + .nanoseconds(Int64(pause.seconds * 1e9))
                 paceStart = due - pace(of: bodyBytes)
-            } else if head != nil, bytesPerSecond != nil {
+            } else if head != nil, bytesPerSecond != nil, bodyBytes < pacedBytes {
                 due = max(due, paceStart + pace(of: bodyBytes))
             }
             guard due > .now() else { return context.read() }
