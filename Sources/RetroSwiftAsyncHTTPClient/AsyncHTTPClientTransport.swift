@@ -13,9 +13,13 @@
     /// every server-trust option on Linux, use `NIOTransport` (product `RetroSwiftNIO`).
     ///
     /// Every call goes through `client` and its connection pool: the transport makes no client of its own. The
-    /// timeout bounds the wait for the head (waiting for a pooled connection and connecting included) and then each
-    /// silence of the body, by timers on the connection's event loop, as URLSession's timeout does; a body that keeps
-    /// arriving completes however long it takes. Bodies are held to the domain's `ResponseLimits` as they arrive,
+    /// timeout bounds connecting (waiting for a pooled connection included) and then each silence of the exchange in
+    /// either direction, by a timer on the connection's event loop, as URLSession's timeout does on Apple platforms:
+    /// every part of the request body the connection takes and every part of the response starts it again, so an
+    /// upload or a download that keeps moving completes however long it takes; `.infinity` means none. The client's
+    /// own timeouts (`HTTPClient.Configuration.Timeout`: connect, read, write) apply as well, and the first to run
+    /// out fails the call with `URLError(.timedOut)`: give the client no read timeout (`timeout.read = nil`) for the
+    /// domain's timeouts to be the ones that count. Bodies are held to the domain's `ResponseLimits` as they arrive,
     /// `DownloadedFile` bodies are written on SwiftNIO's thread pool, and a streamed body is taken from the
     /// connection part by part as it is parsed, so nothing that arrived before a failure is lost. Task cancellation
     /// closes the exchange and throws `CancellationError`; connection failures are `URLError`s (`.cannotConnectToHost`
@@ -34,8 +38,8 @@
         public let client: HTTPClient
         /// The client streamed responses go through: `client` unless one was given for streams.
         public let streamingClient: HTTPClient
-        /// The timeout used when neither the endpoint nor the domain sets one: the longest wait for the head, and then
-        /// the longest silence of the body.
+        /// The timeout used when neither the endpoint nor the domain sets one: the longest wait for a connection, and
+        /// then the longest silence of the exchange in either direction.
         public let defaultTimeout: TimeInterval
         /// Where `DownloadedFile` bodies are written (yours once the call returns; deleted if it fails).
         public let temporaryDirectory: URL
@@ -48,7 +52,8 @@
         ///   - streamingClient: A client for streamed responses; `client` by default. An open stream holds its
         ///     connection, so give streams a client of their own when they may stay open long, lest they take the
         ///     connections ordinary calls to the same host wait for.
-        ///   - defaultTimeout: Seconds of the timeout when none is declared.
+        ///   - defaultTimeout: Seconds of the timeout when none is declared (the longest silence, see ``defaultTimeout``);
+        ///     60 by default.
         ///   - temporaryDirectory: Where downloaded bodies are written; the system's temporary directory by default.
         public init(
             client: HTTPClient, streamingClient: HTTPClient? = nil, defaultTimeout: TimeInterval = 60,

@@ -17,6 +17,9 @@
 
         /// How much of a file one chunk reads.
         static let fileChunkSize = 256 * 1024
+        /// How much of a body in memory one chunk hands over: each chunk the connection takes is progress for the
+        /// timeout (`didSendRequestPart`), so a chunk must go out well within one on a slow link.
+        static let bytesChunkSize = 64 * 1024
 
         func makeAsyncIterator() -> Iterator {
             Iterator(source: Source(body))
@@ -24,13 +27,14 @@
 
         /// Where the next chunk comes from.
         enum Source {
-            case bytes(Data?)
+            /// The body, and how much of it was handed over already.
+            case bytes(Data?, sent: Int)
             case file(URL, FileHandle?)
             case stream(HTTPRequestBodyStream.Iterator)
 
             init(_ body: HTTPRequestBody) {
                 switch body {
-                case .bytes(let data): self = .bytes(data)
+                case .bytes(let data): self = .bytes(data, sent: 0)
                 case .file(let url): self = .file(url, nil)
                 case .stream(let stream): self = .stream(stream.makeAsyncIterator())
                 }
@@ -38,9 +42,14 @@
 
             mutating func next() async throws -> Data? {
                 switch self {
-                case .bytes(let data):
-                    self = .bytes(nil)
-                    return data.flatMap { $0.isEmpty ? nil : $0 }
+                case .bytes(let data, let sent):
+                    guard let data, sent < data.count else {
+                        self = .bytes(nil, sent: 0)
+                        return nil
+                    }
+                    let end = Swift.min(sent + BodyByteStream.bytesChunkSize, data.count)
+                    self = .bytes(data, sent: end)
+                    return data[(data.startIndex + sent)..<(data.startIndex + end)]
                 case .file(let url, let open):
                     // Opened and read on NIOPosix's thread pool: a read may block on the disk, and a thread of the
                     // cooperative pool (one per core) must never wait for it.

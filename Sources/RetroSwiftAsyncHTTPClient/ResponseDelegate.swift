@@ -18,8 +18,10 @@
     /// - Any other body is collected in memory. Every body is counted against the call's `ResponseLimits` as it
     ///   arrives.
     ///
-    /// The timeout bounds the wait for the head (a timer at the head's deadline), and then each silence of the body
-    /// while the transport waits for the network (a timer re-armed at the last part's time): no task per call.
+    /// The timeout bounds connecting (waiting for a pooled connection included) and each silence of the exchange in
+    /// either direction while the transport waits for the network: one timer on the connection's event loop, re-armed
+    /// from the last part of the request body the connection took (`didSendRequestPart`) or the last part of the
+    /// response that arrived, so a long upload or download that keeps moving completes: no task per call.
     final class ResponseDelegate: HTTPClientResponseDelegate, Sendable {
         typealias Response = Void
         typealias Continuation = CheckedContinuation<HttpOperationResult, any Error>
@@ -83,6 +85,8 @@
             /// otherwise.
             var redirectedTo: URL?
             var sent: Int64 = 0
+            /// When the request last moved: the call started, or the connection took its head or a part of its body.
+            var requestActivity = NIODeadline.now()
             /// Whether async-http-client has sent the whole request.
             var requestSent = false
             /// Whether the request's head reached the connection: from then on the server may have the request, so a
@@ -113,7 +117,7 @@
         /// Errors before the head come as async-http-client throws them (the transport translates them); those after
         /// it are translated here, knowing a response had begun. An idempotent request is sent once more on a new
         /// connection when the pooled one it was given turns out closed before the request went out (RFC 9110 §9.2.2),
-        /// within the same deadline for the head.
+        /// its silence timed from the new attempt.
         static func send(
             _ request: HTTPClient.Request, upload: BodyByteStream?, params: HttpRequestParams, through client: HTTPClient,
             timeout: TimeAmount, temporaryDirectory: URL
@@ -166,9 +170,15 @@
             task?.cancel()
         }
 
+        /// Fails the call once no part of the request has been taken, and no head has come, for the timeout; re-arms the
+        /// timer from the last part taken otherwise (an upload the server reads slowly is not a silent server).
         private func headTimedOut() {
             let (continuation, task) = shared.withLockedValue { shared -> (Continuation?, HTTPClient.Task<Void>?) in
                 guard case .waitingForHead(let continuation) = shared.state else { return (nil, nil) }
+                if NIODeadline.now() - shared.requestActivity < timeout, let task = shared.task {
+                    shared.timer = task.eventLoop.scheduleTask(deadline: shared.requestActivity + timeout) { self.headTimedOut() }
+                    return (nil, nil)
+                }
                 shared.state = .finished
                 return (continuation, shared.task)
             }
@@ -186,14 +196,19 @@
             shared.withLockedValue { $0.requestSent = true }
         }
 
+        func didSendRequestHead(task: HTTPClient.Task<Void>, _ head: HTTPRequestHead) {
+            shared.withLockedValue { $0.requestActivity = .now() }
+        }
+
         func didSendRequestPart(task: HTTPClient.Task<Void>, _ part: IOData) {
             gate.sent(part.readableBytes)
-            guard let progress = params.progress else { return }
+            // On the socket: the exchange moved, and its silence starts again.
             let sent = shared.withLockedValue { shared in
+                shared.requestActivity = .now()
                 shared.sent += Int64(part.readableBytes)
                 return shared.sent
             }
-            progress.reportUpload(completed: sent, expected: uploadLength)
+            params.progress?.reportUpload(completed: sent, expected: uploadLength)
         }
 
         func didVisitURL(task: HTTPClient.Task<Void>, _ request: HTTPClient.Request, _ head: HTTPResponseHead) {
@@ -441,13 +456,15 @@
                 case none
             }
             let (outcome, task) = shared.withLockedValue { shared -> (Outcome, HTTPClient.Task<Void>?) in
-                let since: NIODeadline
+                var since: NIODeadline
                 switch shared.state {
                 case .streaming(let streaming): since = streaming.demand == nil ? streaming.lastActivity : .now()
                 case .writing(let writing): since = writing.isWriting ? .now() : writing.lastActivity
                 case .collecting(let collecting): since = collecting.lastActivity
                 case .waitingForHead, .openingFile, .finished: return (.none, nil)
                 }
+                // A request body still going out (an answer that came early) moves the exchange too.
+                since = max(since, shared.requestActivity)
                 guard NIODeadline.now() - since >= timeout else { return (.rearm(since + timeout), shared.task) }
                 defer { shared.state = .finished }
                 switch shared.state {

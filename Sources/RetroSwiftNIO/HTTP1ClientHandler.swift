@@ -47,11 +47,12 @@
         /// How many exchanges completed here: a failure on a connection that served one before may be the server
         /// closing it under us, and an idempotent request is then sent once more on a new one.
         private var served = 0
-        /// The connection's one timer, for whatever is due first: the call's head deadline, the body's silence, the idle
-        /// timeout. Scheduling and cancelling a timer per call costs allocations and a lock of the event loop's; this
-        /// one is armed only when nothing is scheduled at or before the new deadline, and when it fires it checks what
-        /// is due and arms itself again for what is not. With the same timeout on every call it is scheduled about once
-        /// per timeout, however many calls the connection runs.
+        /// The connection's one timer, for whatever is due first: the exchange's silence (no byte of the request taken
+        /// by the connection, nor of the response arriving, for the call's timeout), the idle timeout. Scheduling and
+        /// cancelling a timer per call costs allocations and a lock of the event loop's; this one is armed only when
+        /// nothing is scheduled at or before the new deadline, and when it fires it checks what is due and arms itself
+        /// again for what is not. With the same timeout on every call it is scheduled about once per timeout, however
+        /// many calls the connection runs.
         private var timer: Scheduled<Void>?
         /// When ``timer`` fires.
         private var timerDeadline = NIODeadline.distantFuture
@@ -141,7 +142,8 @@
             let exchange = Exchange(call: call, reused: served > 0, now: .now(), eventLoop: context.eventLoop)
             state = .busy(exchange)
             write(exchange, context: context)
-            arm(at: call.headDeadline, context: context)
+            // The request is on its way: the silence counts from now, each byte either way starting it again.
+            arm(at: exchange.lastActivity + call.request.timeout, context: context)
             context.read()
         }
 
@@ -176,22 +178,27 @@
                 context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
                 exchange.requestSent = true
             case .bytes(let buffer):
-                guard let progress = request.progress else {
-                    // Head, body and end in one flush.
+                let progress = request.progress
+                guard progress != nil || buffer.readableBytes > Self.uploadSlice else {
+                    // Head, body and end in one flush: the socket takes them at once.
                     context.write(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
                     context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
                     exchange.requestSent = true
                     return
                 }
-                // Observed: in slices, each reported once the connection has taken it.
+                // Observed, or larger than the socket takes at once: in slices, each one the connection takes starting
+                // the silence again (a slow reader of a long upload is not a silent server), and reported.
                 let length = Int64(buffer.readableBytes)
                 var rest = buffer
                 var sent: Int64 = 0
-                while rest.readableBytes > 0, let slice = rest.readSlice(length: min(rest.readableBytes, 64 << 10)) {
+                while rest.readableBytes > 0, let slice = rest.readSlice(length: min(rest.readableBytes, Self.uploadSlice)) {
                     sent += Int64(slice.readableBytes)
                     let promise = context.eventLoop.makePromise(of: Void.self)
                     let reached = sent
-                    promise.futureResult.whenSuccess { progress.reportUpload(completed: reached, expected: length) }
+                    promise.futureResult.assumeIsolated().whenSuccess {
+                        exchange.lastActivity = .now()
+                        progress?.reportUpload(completed: reached, expected: length)
+                    }
                     context.write(wrapOutboundOut(.body(.byteBuffer(slice))), promise: promise)
                 }
                 context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
@@ -243,7 +250,8 @@
             }
             let written = context.eventLoop.makePromise(of: Void.self)
             context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: chunk)))), promise: written)
-            return written.futureResult
+            // Taken by the connection: the request is moving, and its silence starts again.
+            return written.futureResult.assumeIsolated().map { exchange.lastActivity = .now() }.nonisolated()
         }
 
         /// The streamed body ended as it should: the request is whole.
@@ -275,6 +283,7 @@
                     let written = context.eventLoop.makePromise(of: Void.self)
                     context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: chunk)))), promise: written)
                     written.futureResult.assumeIsolated().whenSuccess { [self] in
+                        exchange.lastActivity = .now()
                         exchange.call.request.progress?.reportUpload(completed: total, expected: length)
                         pump(source, exchange: exchange, sent: total, length: length)
                     }
@@ -505,6 +514,10 @@
 
         // MARK: Timing
 
+        /// The largest piece of a body in memory written at once: each one the connection takes is progress for the
+        /// timeout and for an observer.
+        static let uploadSlice = 64 << 10
+
         /// Makes sure ``timer`` fires at `deadline` or before; a timer due earlier already stays as it is.
         private func arm(at deadline: NIODeadline, context: ChannelHandlerContext) {
             if timer != nil, timerDeadline <= deadline { return }
@@ -520,9 +533,9 @@
             }
         }
 
-        /// Checks what is due: a head that did not arrive in time, a body silent for the call's timeout while someone
-        /// waited for it (a reader or a file that is behind is not the server's silence), a connection idle for the
-        /// idle timeout; arms the timer again for what is still to come.
+        /// Checks what is due: an exchange silent for the call's timeout — no byte of the request taken, nor of the
+        /// response arrived, while the transport waited for the network (a reader or a file that is behind is not the
+        /// server's silence) — or a connection idle for the idle timeout; arms the timer again for what is still to come.
         private func timerFired() {
             guard let context else { return }
             let now = NIODeadline.now()
@@ -530,13 +543,7 @@
             case .busy(let exchange):
                 let timeout = exchange.call.request.timeout
                 switch exchange.response {
-                case .awaitingHead:
-                    if now >= exchange.call.headDeadline {
-                        fail(exchange, .timedOut)
-                    } else {
-                        arm(at: exchange.call.headDeadline, context: context)
-                    }
-                case .receiving:
+                case .awaitingHead, .receiving:
                     if !exchange.isWaitingForNetwork {
                         arm(at: now + timeout, context: context)
                     } else if now - exchange.lastActivity >= timeout {
@@ -676,7 +683,8 @@
         var heldAnswer: NIOResponse?
         /// The writer of a whole streamed response, finished once the connection is back in the pool or closing.
         var heldStreamEnd: HTTPBodyStream.Writer?
-        /// When a byte of the response last arrived, or the reader last caught up.
+        /// When the exchange last moved: it started, the connection took a slice of the request body, a byte of the
+        /// response arrived, or the reader caught up. The call's timeout bounds the silence since.
         var lastActivity: NIODeadline
         /// The call's decompression ratio, for a compressed body without a `Content-Length`.
         var ratioGuard: Int?

@@ -29,7 +29,8 @@
         }
 
         let request: NIORequest
-        /// When the head must have arrived: the call's timeout from the moment it reached the transport.
+        /// When the wait for a connection (a pooled one, or connecting a new one) runs out: the call's timeout from the
+        /// moment it reached the transport. On a connection, the exchange's silences are timed from its own activity.
         let headDeadline: NIODeadline
         private let state: NIOLockedValueBox<State>
 

@@ -20,8 +20,8 @@
         var headers: HTTPHeaders
         /// The body, if any.
         var body: NIORequestBody
-        /// The longest wait for the head (a pooled connection and connecting included), and then the longest silence of
-        /// the body.
+        /// The longest wait for a connection (a pooled one, or connecting), and then the longest silence of the exchange
+        /// in either direction: no slice of the request body taken, no byte of the response arrived.
         var timeout: TimeAmount
         /// Where progress goes, when someone observes it.
         var progress: TransferProgressReporter?

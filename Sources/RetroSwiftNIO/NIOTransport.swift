@@ -9,8 +9,11 @@
     /// connections per origin, TLS by SwiftNIO SSL with the server's chain verified by swift-certificates, gzip and
     /// deflate by NIOHTTPCompression. Enabled by the package trait `NIO`.
     ///
-    /// Every promise of RetroSwift's core is kept on the event loop, with no task per call: the timeout bounds the wait
-    /// for the head (waiting for a pooled connection and connecting included) and then each silence of the body;
+    /// Every promise of RetroSwift's core is kept on the event loop, with no task per call: the timeout bounds
+    /// connecting (waiting for a pooled connection included) and then each silence of the exchange, in either direction
+    /// — every slice of the request body the connection takes and every byte of the response starts it again, so an
+    /// upload or a download that keeps moving completes however long it takes, and a peer silent for the timeout fails
+    /// the call with `URLError(.timedOut)`; `.infinity` means none;
     /// cancelling the calling task closes the connection at once and throws `CancellationError`; `ResponseLimits` are
     /// counted as the bytes arrive, after decompression; a streamed body is read from the socket only as fast as its
     /// reader reads it, and every part that arrived before a failure reaches the reader before the error;
@@ -45,7 +48,7 @@
             /// How long a connection stays open unused before it is closed; 60 seconds by default.
             public var idleConnectionTimeout: Duration
             /// The longest a new connection may take to connect, TLS handshake included; 10 seconds by default. The
-            /// call's own timeout still bounds the wait as a whole.
+            /// call's own timeout still bounds the wait for a connection as a whole.
             public var connectTimeout: Duration
 
             /// Creates a configuration.
@@ -71,8 +74,9 @@
 
         /// How the transport connects.
         public let settings: Configuration
-        /// The timeout used when neither the endpoint nor the domain sets one: the longest wait for the head
-        /// (connecting and waiting for a pooled connection included), and then the longest silence of the body.
+        /// The timeout used when neither the endpoint nor the domain sets one: the longest wait for a connection
+        /// (connecting and waiting for a pooled one included), and then the longest silence of the exchange in either
+        /// direction (the request body not taken, the head or the body not arriving).
         public let defaultTimeout: TimeInterval
         /// Where `DownloadedFile` bodies are written (yours once the call returns; deleted if it fails).
         public let temporaryDirectory: URL
@@ -82,8 +86,8 @@
         ///
         /// - Parameters:
         ///   - settings: How it connects; the defaults suit most servers.
-        ///   - defaultTimeout: Seconds of the timeout when none is declared: the longest wait for the head, and then
-        ///     the longest silence of the body.
+        ///   - defaultTimeout: Seconds of the timeout when none is declared: the longest wait for a connection, and then
+        ///     the longest silence of the exchange in either direction; 60 by default.
         ///   - temporaryDirectory: Where downloaded bodies are written; the system's temporary directory by default.
         public init(
             _ settings: Configuration = Configuration(), defaultTimeout: TimeInterval = 60,
@@ -122,10 +126,11 @@
         ///
         /// - Parameter params: The request RetroSwift built.
         /// - Returns: The status, headers and body, and the URL requested.
-        /// - Throws: `URLError` when no response arrived (`.timedOut` when the head or the body is silent for longer
-        ///   than the timeout), `CancellationError` when the calling task was cancelled, `RequestError` for a response
-        ///   refused by RetroSwift's rules, for a request without a base URL (a domain without one, on a transport nobody
-        ///   configured), and for a request body stream whose chunks do not add up to its declared length.
+        /// - Throws: `URLError` when no response arrived (`.timedOut` when no connection came in time, or the exchange
+        ///   was silent in both directions for longer than the timeout), `CancellationError` when the calling task was
+        ///   cancelled, `RequestError` for a response refused by RetroSwift's rules, for a request without a base URL
+        ///   (a domain without one, on a transport nobody configured), and for a request body stream whose chunks do not
+        ///   add up to its declared length.
         public func sendRequest(with params: HttpRequestParams) async throws -> HttpOperationResult {
             let pool = pool
             do {

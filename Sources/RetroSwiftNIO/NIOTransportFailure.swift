@@ -9,8 +9,8 @@
     enum NIOTransportFailure: Error, Sendable {
         /// No connection could be made: refused, unreachable, the name not resolved.
         case cannotConnect(any Error)
-        /// The head did not arrive in time (connecting and waiting for a pooled connection included), or the body was
-        /// silent for longer than the timeout.
+        /// No connection came in time (connecting and waiting for a pooled one included), or the exchange was silent in
+        /// both directions — no request byte taken, no response byte arrived — for longer than the timeout.
         case timedOut
         /// The connection closed, or failed, before the response was whole.
         case connectionLost(any Error)

@@ -81,6 +81,12 @@
         @Post("/submit") var submit: (Upload) async throws -> HTTPResponse<Data>
         @Get("/redirect", redirects: .never) var unfollowed: () async throws -> HTTPResponse<Data>
         @Get("/slow", timeout: 1) var slow: () async throws -> HTTPResponse<Data>
+        @Post("/upload", timeout: 2) var uploadWithin2s: (Upload) async throws -> HTTPResponse<Data>
+        @Get("/data", timeout: 2) var dataWithin2s: () async throws -> HTTPResponse<Data>
+        @Get("/slow", timeout: 6) var slowWithin6s: () async throws -> HTTPResponse<Data>
+        @Get("/slow", timeout: .infinity) var slowWithoutTimeout: () async throws -> HTTPResponse<Data>
+        @Get("/slow", timeout: 0.5) var slowWithinHalfSecond: () async throws -> HTTPResponse<Data>
+        @Get("/slow", timeout: 1.5) var slowWithin1point5s: () async throws -> HTTPResponse<Data>
         @Get("/teapot") var teapot: () async throws -> HTTPResponse<Either<Item, Problem>>
         @Delete("/upload") var delete: (Upload) async throws -> HTTPResponse<Data>
         @Patch("/upload") var patch: (Upload) async throws -> HTTPResponse<Data>

@@ -25,7 +25,7 @@
         public static let cases: [TransportConformanceCase] = {
             var all =
                 responseFieldCases + statusCases + framingCases + bodyCases + streamCases + requestCases + redirectCases
-                + connectionCases + connectionReuseCases + progressCases + timingCases + cacheCases + urlCases
+                + connectionCases + connectionReuseCases + progressCases + timingCases + timeoutCases + cacheCases + urlCases
             // With SwiftNIO SSL and swift-certificates, which the trait brings: an https server and certificates made
             // for each case.
             #if ConformanceTLS

@@ -14,7 +14,8 @@ import RetroSwift
 /// platforms the task is suspended while the reader is a megabyte behind. swift-corelibs-foundation has no such
 /// pause (its `suspend()` takes the transfer off the connection), so on Linux a reader slower than the network lets
 /// the buffer grow, up to ``URLSessionTransport/maxBufferedStreamBytes``, past which the stream fails; the request's
-/// timeout is URLSession's idle timeout, so a silent stream fails with `URLError(.timedOut)` on both.
+/// timeout bounds each silence, so a silent stream fails with `URLError(.timedOut)` on both (on Linux a timeout with a
+/// fraction of a second is timed by a ``SilenceTimer`` of the transport's own, which the delegate tells of each move).
 ///
 /// An upload task sends a file with `Content-Length` (a body stream would go chunked, which presigned object-store
 /// uploads refuse), but hands its response body only to a session delegate. On Linux a download task first writes
@@ -57,12 +58,14 @@ final class DelegateSession: Sendable {
                 case .data(let body): session.uploadTask(with: request, from: body)
                 case .file(let file, _): session.uploadTask(with: request, fromFile: file)
                 }
-            delegate.register(
-                task,
-                call: DelegateSessionCall(
-                    request: request, params: params, decisions: decisions, temporaryDirectory: temporaryDirectory,
-                    destination: destination,
-                    progress: progress, maxBufferedStreamBytes: maxBufferedStreamBytes, complete: complete))
+            let call = DelegateSessionCall(
+                request: request, params: params, decisions: decisions, temporaryDirectory: temporaryDirectory,
+                destination: destination,
+                progress: progress, maxBufferedStreamBytes: maxBufferedStreamBytes, complete: complete)
+            delegate.register(task, call: call)
+            #if canImport(FoundationNetworking)
+                call.silence?.start(task)
+            #endif
             return task
         }
     }
@@ -109,6 +112,10 @@ private final class DelegateSessionCall: @unchecked Sendable {
     var writeError: (any Error)?
     /// Whether the call has returned: at the head for a stream, or at a failure of the body's own (``fail(_:)``).
     var hasReturned = false
+    #if canImport(FoundationNetworking)
+        /// The call's own timeout, for a timeout swift-corelibs-foundation would round (see ``SilenceTimer``).
+        let silence: SilenceTimer?
+    #endif
 
     /// The 2xx body's size from `Content-Length`, when the server sent one.
     var expectedBytes: Int64? {
@@ -148,6 +155,17 @@ private final class DelegateSessionCall: @unchecked Sendable {
         self.destination = destination
         self.progress = progress
         self.complete = complete
+        #if canImport(FoundationNetworking)
+            silence = SilenceTimer.isNeeded(for: params.timeout) ? SilenceTimer(seconds: params.timeout ?? 0) : nil
+        #endif
+    }
+
+    /// The exchange moved (a part of the request taken, the head or a piece of the body arrived): its silence starts
+    /// again.
+    func moved() {
+        #if canImport(FoundationNetworking)
+            silence?.moved()
+        #endif
     }
 }
 
@@ -187,6 +205,7 @@ private final class DelegateSessionDelegate: NSObject, URLSessionDataDelegate, @
         completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
     ) {
         guard let call = call(for: dataTask), let http = response as? HTTPURLResponse else { return completionHandler(.cancel) }
+        call.moved()
         call.response = http
         do {
             // The head is refused here, before a byte of its body is read: a broken one, or one announcing a body over
@@ -254,11 +273,14 @@ private final class DelegateSessionDelegate: NSObject, URLSessionDataDelegate, @
         _ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64, totalBytesSent: Int64,
         totalBytesExpectedToSend: Int64
     ) {
-        call(for: task)?.progress?.reportUpload(completed: totalBytesSent, expected: totalBytesExpectedToSend)
+        guard let call = call(for: task) else { return }
+        call.moved()
+        call.progress?.reportUpload(completed: totalBytesSent, expected: totalBytesExpectedToSend)
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         guard let call = call(for: dataTask), call.writeError == nil else { return }
+        call.moved()
         do {
             try call.budget?.add(data.count)
         } catch {
@@ -292,8 +314,13 @@ private final class DelegateSessionDelegate: NSObject, URLSessionDataDelegate, @
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        guard let call = calls.withLock({ $0.removeValue(forKey: task.taskIdentifier) }), !call.hasReturned || call.writer != nil
-        else { return }
+        let ended = calls.withLock { $0.removeValue(forKey: task.taskIdentifier) }
+        #if canImport(FoundationNetworking)
+            ended?.silence?.stop()
+            // The transport's own timer cancelled the task: the call timed out.
+            let error = ended?.silence?.hasFired == true ? URLError(.timedOut) : error
+        #endif
+        guard let call = ended, !call.hasReturned || call.writer != nil else { return }
         if error == nil, call.writeError == nil, call.response.map({ (200..<300).contains($0.statusCode) }) ?? false {
             call.progress?.finishDownload(total: call.received)
         }

@@ -12,8 +12,12 @@ import RetroSwift
 ///   `setConfiguration` is one per transport: a second one with different values (two domains sharing this
 ///   transport) makes the requests that rely on it fail with `RequestError.transportNotConfigured` instead of
 ///   silently sending one domain's calls to the other's host.
-/// - Timeouts: the endpoint's or domain's timeout becomes `URLRequest.timeoutInterval` (URLSession's idle
-///   timeout); expiry throws `URLError(.timedOut)`.
+/// - Timeouts: the endpoint's or domain's timeout becomes `URLRequest.timeoutInterval`, URLSession's idle timeout:
+///   it bounds connecting and each silence in either direction, so an upload or a download that keeps moving
+///   completes however long it takes; expiry throws `URLError(.timedOut)`, and `.infinity` means none. On Linux,
+///   where swift-corelibs-foundation counts it in whole seconds (0.5 s would fire at once), a timeout with a fraction
+///   of a second is kept by a timer of the transport's own with the same meaning (its `DownloadedFile` calls then go
+///   through the transport's own session rather than a download task).
 /// - Cancelling the calling task cancels the URLSession task at once and throws `CancellationError`.
 /// - Multipart bodies with file parts are written to a temporary file chunk by chunk and uploaded from it, and
 ///   `@RawBody` files are uploaded from where they are, so a large file is never held in memory — on Apple
@@ -217,6 +221,11 @@ public final class URLSessionTransport: HttpTransport, ServerTrustEnforcing {
         // Capped at a year: swift-corelibs-foundation turns the interval into whole milliseconds, which `.infinity` (no
         // timeout, for a stream that may stay silent) would overflow.
         if let timeout = params.timeout, timeout > 0 { request.timeoutInterval = min(timeout, 365 * 24 * 3600) }
+        #if canImport(FoundationNetworking)
+            // swift-corelibs-foundation would round a fraction down to whole seconds (0.5 s to none at all): the call's
+            // own SilenceTimer keeps it instead, and URLSession's waits beyond it.
+            if SilenceTimer.isNeeded(for: params.timeout) { request.timeoutInterval = 365 * 24 * 3600 }
+        #endif
         // RetroSwift's cache decides; URLCache must neither answer for it (a 200 where RetroSwift asked a 304) nor
         // store a second copy (see DelegateSessionDelegate's willCacheResponse).
         if params.isCachedByRetroSwift { request.cachePolicy = .reloadIgnoringLocalCacheData }
@@ -262,9 +271,15 @@ public final class URLSessionTransport: HttpTransport, ServerTrustEnforcing {
         // A download task takes no file body: a body stream would go chunked, an upload task sends the file with
         // its Content-Length.
         let hasFileBody = if case .file = upload { true } else { false }
+        #if canImport(FoundationNetworking)
+            // A download task tells nobody of its moves, which a timeout of the transport's own needs.
+            let timedByTransport = SilenceTimer.isNeeded(for: params.timeout)
+        #else
+            let timedByTransport = false
+        #endif
         // A call with a ServerTrust of its own goes through the delegate session too: on a session of the user's, a
         // delegate with a session-level challenge method would decide its server trust instead.
-        if hasFileBody || !downloadTaskCanWrite || params.serverTrust != nil {
+        if hasFileBody || !downloadTaskCanWrite || params.serverTrust != nil || timedByTransport {
             return try await delegateSession.session(for: session).send(
                 request, params: params, upload: upload, decisions: delegate, temporaryDirectory: temporaryDirectory, destination: .file,
                 progress: nil, maxBufferedStreamBytes: maxBufferedStreamBytes)

@@ -62,7 +62,19 @@ struct Mutant: Sendable, CustomStringConvertible {
     }
 
     private static let common: [Mutant] = [
-        Mutant(name: "timeouts fire 10 times late", killers: ["timeout/before-head", "timeout/stalled-body"]) { LateTimeouts($0) },
+        Mutant(
+            name: "timeouts fire 10 times late",
+            killers: ["timeout/before-head", "timeout/stalled-body", "timeout/stalled-upload", "timeout/head-after-upload"]
+        ) { LateTimeouts($0) },
+        Mutant(
+            name: "turns the timeout into a deadline for the whole call",
+            killers: ["timeout/steady-upload-completes", "timeout/steady-download-completes"]
+        ) { WholeCallDeadline($0) },
+        Mutant(
+            name: "uses a fixed 2.5 s timeout whatever is asked",
+            killers: ["timeout/long-and-none-honoured", "timeout/fractions-honoured"]
+        ) { FixedTimeout($0) },
+        Mutant(name: "rounds the timeout down to whole seconds", killers: ["timeout/fractions-honoured"]) { WholeSecondTimeouts($0) },
         Mutant(
             name: "throws on a status of 400 or more",
             killers: ["status/400", "status/404", "status/500", "status/503", "status/418-json-error-body"]
@@ -97,9 +109,10 @@ struct Mutant: Sendable, CustomStringConvertible {
         Mutant(name: "holds a body past the limits", killers: ["body/announced-over-limit"]) { IgnoresLimits($0) },
         Mutant(name: "does not decompress", killers: ["body/gzip", "body/deflate"]) { SkipsDecompression($0) },
         Mutant(name: "reports another URL than the one requested", killers: ["response-fields/status-and-url"]) { ReportsWrongURL($0) },
-        Mutant(name: "reports a timeout as a lost connection", killers: ["timeout/before-head", "timeout/stalled-body"]) {
-            MisreportsTimeouts($0)
-        },
+        Mutant(
+            name: "reports a timeout as a lost connection",
+            killers: ["timeout/before-head", "timeout/stalled-body", "timeout/stalled-upload", "timeout/fractions-honoured"]
+        ) { MisreportsTimeouts($0) },
         Mutant(name: "reports a lost connection as one never made", killers: ["connection/reset-after-request"]) {
             MisreportsLostConnections($0)
         },

@@ -209,21 +209,74 @@ final class IgnoresLimits: MutantTransport {
     func sendRequest(with params: HttpRequestParams) async throws -> HttpOperationResult {
         let unlimited = ResponseLimits(
             maxHeaderFields: .max, maxHeaderBytes: .max, maxBodyBytes: .max, maxDecompressionRatio: .max, maxStreamElementBytes: .max)
-        // `responseLimits` is a `let`: the request is made again with them, and every other part copied over.
-        var request = HttpRequestParams(
-            method: params.method, encodedPath: params.encodedPath, encodedQuery: params.encodedQuery, queryItems: params.queryItems,
-            headers: params.headers, payload: params.payload, timeout: params.timeout, responseDestination: params.responseDestination,
-            endpoint: params.endpoint, domainTarget: params.domainTarget, responseLimits: unlimited)
-        request.absoluteURL = params.absoluteURL
-        request.withheldSharedHeaders = params.withheldSharedHeaders
-        request.withholdsSharedHeaders = params.withholdsSharedHeaders
-        request.progress = params.progress
-        request.attempt = params.attempt
-        request.serverTrust = params.serverTrust
-        request.caching = params.caching
-        request.dynamicURLState = params.dynamicURLState
-        request.target = params.target
-        return try await inner.sendRequest(with: request)
+        return try await inner.sendRequest(with: remade(params, responseLimits: unlimited))
+    }
+}
+
+/// `params` made again with another timeout or other limits (both are `let`s), every other part copied over.
+private func remade(
+    _ params: HttpRequestParams, timeout: TimeInterval?? = nil, responseLimits: ResponseLimits? = nil
+) -> HttpRequestParams {
+    var request = HttpRequestParams(
+        method: params.method, encodedPath: params.encodedPath, encodedQuery: params.encodedQuery, queryItems: params.queryItems,
+        headers: params.headers, payload: params.payload, timeout: timeout ?? params.timeout,
+        responseDestination: params.responseDestination, endpoint: params.endpoint, domainTarget: params.domainTarget,
+        responseLimits: responseLimits ?? params.responseLimits)
+    request.absoluteURL = params.absoluteURL
+    request.withheldSharedHeaders = params.withheldSharedHeaders
+    request.withholdsSharedHeaders = params.withholdsSharedHeaders
+    request.progress = params.progress
+    request.attempt = params.attempt
+    request.serverTrust = params.serverTrust
+    request.caching = params.caching
+    request.dynamicURLState = params.dynamicURLState
+    request.target = params.target
+    return request
+}
+
+/// Turns the timeout into a deadline for the whole call, as a transport that arms one timer when the call starts does: a
+/// call still running when its timeout has passed fails with `URLError(.timedOut)`, however steadily its bytes move.
+final class WholeCallDeadline: MutantTransport {
+    let inner: any HttpTransport
+    init(_ inner: any HttpTransport) { self.inner = inner }
+
+    func sendRequest(with params: HttpRequestParams) async throws -> HttpOperationResult {
+        guard let timeout = params.timeout, timeout.isFinite else { return try await inner.sendRequest(with: params) }
+        let inner = inner
+        return try await withThrowingTaskGroup(of: HttpOperationResult.self) { group in
+            group.addTask { try await inner.sendRequest(with: params) }
+            group.addTask {
+                try await Task.sleep(for: .seconds(timeout))
+                throw URLError(.timedOut)
+            }
+            // The first to finish decides; the other is cancelled (the call ends at once, as cancelled calls do).
+            defer { group.cancelAll() }
+            guard let first = try await group.next() else { throw URLError(.unknown) }
+            return first
+        }
+    }
+}
+
+/// Uses a timeout of 2.5 s whatever the call asks for, as a transport with a fixed timeout of its own does.
+final class FixedTimeout: MutantTransport {
+    let inner: any HttpTransport
+    init(_ inner: any HttpTransport) { self.inner = inner }
+
+    func sendRequest(with params: HttpRequestParams) async throws -> HttpOperationResult {
+        try await inner.sendRequest(with: remade(params, timeout: 2.5))
+    }
+}
+
+/// Rounds the timeout down to whole seconds, as swift-corelibs-foundation does with `timeoutInterval`: 1.5 s becomes
+/// 1 s, and a timeout under a second fires at once.
+final class WholeSecondTimeouts: MutantTransport {
+    let inner: any HttpTransport
+    init(_ inner: any HttpTransport) { self.inner = inner }
+
+    func sendRequest(with params: HttpRequestParams) async throws -> HttpOperationResult {
+        guard let timeout = params.timeout, timeout.isFinite else { return try await inner.sendRequest(with: params) }
+        guard timeout >= 1 else { throw URLError(.timedOut) }
+        return try await inner.sendRequest(with: remade(params, timeout: timeout.rounded(.down)))
     }
 }
 

@@ -305,6 +305,33 @@
                         .head(HTTPResponseHead(version: .http1_1, status: .init(statusCode: response.status), headers: headers))),
                     promise: nil)
                 writeCopies(of: ByteBuffer(bytes: response.body), remaining: count, context: context)
+            case .paced(let byteCount, let bytesPerSecond):
+                var headers = HTTPHeaders(response.headers)
+                headers.replaceOrAdd(name: "Content-Length", value: "\(byteCount)")
+                context.writeAndFlush(
+                    wrapOutboundOut(
+                        .head(HTTPResponseHead(version: .http1_1, status: .init(statusCode: response.status), headers: headers))),
+                    promise: nil)
+                let interval = TimeAmount.nanoseconds(Int64(Double(Self.chunk.readableBytes) / Double(max(bytesPerSecond, 1)) * 1e9))
+                writePaced(remaining: byteCount, interval: interval, context: context)
+            }
+        }
+
+        /// Writes the next piece of a paced body and schedules the one after it `interval` later; nothing outlives the
+        /// connection (``channelInactive(context:)`` cancels the next piece).
+        private func writePaced(remaining: Int, interval: TimeAmount, context: ChannelHandlerContext) {
+            guard remaining > 0 else {
+                context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+                return
+            }
+            let size = min(remaining, Self.chunk.readableBytes)
+            context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(Self.chunk.getSlice(at: 0, length: size)!))), promise: nil)
+            let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+            pendingDrip = context.eventLoop.scheduleTask(in: interval) {
+                let (handler, context) = bound.value
+                handler.pendingDrip = nil
+                guard context.channel.isActive else { return }
+                handler.writePaced(remaining: remaining - size, interval: interval, context: context)
             }
         }
 

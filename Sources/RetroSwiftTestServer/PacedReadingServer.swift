@@ -1,0 +1,1 @@
+../RetroSwiftTransportConformance/Server/PacedReadingServer.swift

@@ -1,0 +1,1 @@
+../RetroSwiftTransportConformance/Cases/TimeoutCases.swift
