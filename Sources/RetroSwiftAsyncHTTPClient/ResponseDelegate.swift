@@ -188,16 +188,16 @@
 
         // MARK: The request
 
-        func didSendRequestHead(task: HTTPClient.Task<Void>, _ head: HTTPRequestHead) {
-            shared.withLockedValue { $0.requestHeadSent = true }
-        }
-
         func didSendRequest(task: HTTPClient.Task<Void>) {
             shared.withLockedValue { $0.requestSent = true }
         }
 
         func didSendRequestHead(task: HTTPClient.Task<Void>, _ head: HTTPRequestHead) {
-            shared.withLockedValue { $0.requestActivity = .now() }
+            // The request reached a connection (a later failure is a lost connection), and the exchange moved.
+            shared.withLockedValue { shared in
+                shared.requestHeadSent = true
+                shared.requestActivity = .now()
+            }
         }
 
         func didSendRequestPart(task: HTTPClient.Task<Void>, _ part: IOData) {
