@@ -23,7 +23,10 @@ public struct HttpRequestParams: Sendable {
     /// The body as the request declared it, with its media type; a transport reads ``body``.
     var payload: RequestPayload?
     /// The timeout for this call in seconds (endpoint's, else domain's), or `nil` for the transport's default: positive,
-    /// or `.infinity` for none (cap it before converting it to an integer).
+    /// or `.infinity` for none (cap it before converting it to an integer). It bounds connecting (waiting for a pooled
+    /// connection included) and each silence in either direction: every piece of the request body the connection takes
+    /// and every piece of the response that arrives starts it again, and a call fails with `URLError(.timedOut)` only
+    /// when nothing moved for that long.
     public let timeout: TimeInterval?
     /// Where the transport should put a successful response body.
     public let responseDestination: ResponseDestination
