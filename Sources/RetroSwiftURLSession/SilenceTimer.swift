@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-@_spi(Transport) import RetroSwift
+import RetroSwift
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

@@ -112,9 +112,9 @@ struct Mutant: Sendable, CustomStringConvertible {
         Mutant(
             name: "reports a timeout as a lost connection",
             killers: ["timeout/before-head", "timeout/stalled-body", "timeout/stalled-upload", "timeout/fractions-honoured"]
-        ) { MisreportsTimeouts($0) },
+        ) { MisreportsError($0, reporting: .timedOut, as: .networkConnectionLost) },
         Mutant(name: "reports a lost connection as one never made", killers: ["connection/reset-after-request"]) {
-            MisreportsLostConnections($0)
+            MisreportsError($0, reporting: .networkConnectionLost, as: .cannotConnectToHost)
         },
         Mutant(
             name: "drops the error body of a call asking for a file or a stream",

@@ -310,31 +310,24 @@ final class ReportsWrongURL: MutantTransport {
     }
 }
 
-/// Reports a timeout as a lost connection.
-final class MisreportsTimeouts: MutantTransport {
+/// Reports one failure as another: a timeout as a lost connection, or a connection lost after the request went out
+/// as one never made (as async-http-client's error mapping once did: a retry policy would then take a POST the server
+/// has for one never sent).
+final class MisreportsError: MutantTransport {
     let inner: any HttpTransport
-    init(_ inner: any HttpTransport) { self.inner = inner }
-
-    func sendRequest(with params: HttpRequestParams) async throws -> HttpOperationResult {
-        do {
-            return try await inner.sendRequest(with: params)
-        } catch let error as URLError where error.code == .timedOut {
-            throw URLError(.networkConnectionLost)
-        }
+    let reported: URLError.Code
+    let instead: URLError.Code
+    init(_ inner: any HttpTransport, reporting reported: URLError.Code, as instead: URLError.Code) {
+        self.inner = inner
+        self.reported = reported
+        self.instead = instead
     }
-}
-
-/// Reports a connection lost after the request went out as one never made, as async-http-client's error mapping once
-/// did: a retry policy would then take a POST the server has for one never sent.
-final class MisreportsLostConnections: MutantTransport {
-    let inner: any HttpTransport
-    init(_ inner: any HttpTransport) { self.inner = inner }
 
     func sendRequest(with params: HttpRequestParams) async throws -> HttpOperationResult {
         do {
             return try await inner.sendRequest(with: params)
-        } catch let error as URLError where error.code == .networkConnectionLost {
-            throw URLError(.cannotConnectToHost)
+        } catch let error as URLError where error.code == reported {
+            throw URLError(instead)
         }
     }
 }
