@@ -100,12 +100,20 @@ let package = Package(
             path: "Sources/CallLoop",
             swiftSettings: [.treatAllWarnings(as: .error)]
         ),
-        // Issue 41's soak of NIOTransport against nginx closing connections under the pool; run by soak.sh.
+        // The soak of every transport against nginx closing connections under the pool (issue 41) and against a
+        // fault-injecting server of its own (issue 48); run by soak.sh.
         .executableTarget(
             name: "soak",
             dependencies: [
                 .product(name: "RetroSwift", package: "RetroSwift"),
+                .product(name: "RetroSwiftURLSession", package: "RetroSwift"),
+                .product(name: "RetroSwiftAsyncHTTPClient", package: "RetroSwift"),
                 .product(name: "RetroSwiftNIO", package: "RetroSwift"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/Soak",

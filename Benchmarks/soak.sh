@@ -1,16 +1,27 @@
 #!/usr/bin/env bash
-# Issue 41's soak of NIOTransport: a few hundred thousand calls from 64 tasks (every other one a POST with an id of
-# its own, every 50th cancelled after a random delay of up to 0.4 ms) against nginx (nginx.sh) closing each
-# connection after KEEPALIVE requests, so that connections close under the pool all the time. Checks that every call
-# was answered or failed with a clear error (soak's own exit status), that nginx saw no POST id twice and every
-# answered POST once (its access log), and prints open descriptors and resident memory before and after. Not run by CI.
+# The soak of every transport (issues 41 and 48). Not run by CI; loopback only; bounded by --seconds (60) and --calls.
 #
-#   Benchmarks/soak.sh [soak options, such as --calls 300000 --tasks 64]     KEEPALIVE=50 by default
+# nginx mode (the default): calls from 64 tasks (every other one a POST with an id of its own, every 50th cancelled
+# after a random delay of up to 0.4 ms) against nginx (nginx.sh) closing each connection after KEEPALIVE requests, so
+# that connections close under the pool all the time. Checks that every call was answered with the right body or
+# cancelled (soak's own exit status), that nginx saw no POST id twice and every answered POST once (its access log),
+# and prints open descriptors and resident memory before and after.
+#
+# Fault mode (--faults): the same against the soak's own fault-injecting server (a process of its own on 127.0.0.1)
+# that, call by call, answers, cuts the body, resets after reading the request, stalls past the timeout, dribbles the
+# body, fragments the head or sends a 103 Early Hints first; every 9th call cancelled. The soak checks each outcome
+# against what the server did, and the server's count of POST ids.
+#
+#   Benchmarks/soak.sh [--transport urlsession|asynchttpclient|nio] [--seconds 60] [--tasks 64] [...]   KEEPALIVE=50
+#   Benchmarks/soak.sh --faults [--transport ...] [--timeout 1] [...]
 set -euo pipefail
 cd "$(dirname "$0")"
 source ./nginx.sh
 
 swift build -c release --product soak
+for arg in "$@"; do
+    if [ "$arg" = "--faults" ]; then exec .build/release/soak "$@"; fi
+done
 serve_catalog "${KEEPALIVE:-50}" on
 status=0
 .build/release/soak --base-url "http://127.0.0.1:$nginx_port" --posted-ids "$work/answered" "$@" || status=$?
