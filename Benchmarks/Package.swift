@@ -28,7 +28,8 @@ let package = Package(
             exclude: [
                 "BodyCases.swift", "CacheCases.swift", "ConformanceApi.swift", "ConformanceContext.swift", "ConnectionCases.swift",
                 "ConnectionReuseCases.swift", "FramingCases.swift", "ProgressCases.swift", "RedirectCases.swift", "RequestCases.swift",
-                "ResponseFieldCases.swift", "StatusCases.swift", "StreamCases.swift", "TimingCases.swift",
+                "ResponseFieldCases.swift", "StatusCases.swift", "StreamCases.swift", "TimingCases.swift", "TimeoutCases.swift",
+                "URLCases.swift",
                 "TransportConformance.swift", "TransportConformanceCase.swift", "TransportConformanceFailure.swift",
                 "TransportLimitation.swift", "TLSCases.swift", "TestCertificateAuthority.swift",
                 // The shipped transports' known limitations, a folder of the main package's test server only.
