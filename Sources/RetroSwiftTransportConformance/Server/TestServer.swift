@@ -242,6 +242,24 @@
             }
         }
 
+        /// Writes `response`'s head with its own fields and `Content-Length: contentLength`, or none for `nil` (a chunked
+        /// body); flushed at once when no body write follows straight away.
+        private func writeHead(of response: ScriptedResponse, contentLength: Int?, flush: Bool, context: ChannelHandlerContext) {
+            var headers = HTTPHeaders(response.headers)
+            if let contentLength {
+                headers.replaceOrAdd(name: "Content-Length", value: "\(contentLength)")
+            } else {
+                headers.remove(name: "Content-Length")
+            }
+            let head = wrapOutboundOut(
+                .head(HTTPResponseHead(version: .http1_1, status: .init(statusCode: response.status), headers: headers)))
+            if flush {
+                context.writeAndFlush(head, promise: nil)
+            } else {
+                context.write(head, promise: nil)
+            }
+        }
+
         private func answer(_ response: ScriptedResponse, keepAlive: Bool, context: ChannelHandlerContext) {
             switch response.behavior {
             case .normal:
@@ -253,65 +271,30 @@
                     handler.write(response, keepAlive: keepAlive, context: context)
                 }
             case .closeMidResponse:
-                var headers = HTTPHeaders(response.headers)
-                headers.replaceOrAdd(name: "Content-Length", value: "\(response.body.count + 1_000)")
-                context.write(
-                    wrapOutboundOut(
-                        .head(HTTPResponseHead(version: .http1_1, status: .init(statusCode: response.status), headers: headers))),
-                    promise: nil)
+                writeHead(of: response, contentLength: response.body.count + 1_000, flush: false, context: context)
                 context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: response.body)))), promise: nil)
                 context.close(promise: nil)
             case .silent:
                 break
             case .streamed(let byteCount):
-                var headers = HTTPHeaders(response.headers)
-                headers.replaceOrAdd(name: "Content-Length", value: "\(byteCount)")
-                context.write(
-                    wrapOutboundOut(
-                        .head(HTTPResponseHead(version: .http1_1, status: .init(statusCode: response.status), headers: headers))),
-                    promise: nil)
+                writeHead(of: response, contentLength: byteCount, flush: false, context: context)
                 writeChunks(remaining: byteCount, context: context)
             case .dripped(let chunks, let interval):
-                var headers = HTTPHeaders(response.headers)
-                headers.replaceOrAdd(name: "Content-Length", value: "\(response.body.count)")
-                context.writeAndFlush(
-                    wrapOutboundOut(
-                        .head(HTTPResponseHead(version: .http1_1, status: .init(statusCode: response.status), headers: headers))),
-                    promise: nil)
+                writeHead(of: response, contentLength: response.body.count, flush: true, context: context)
                 let size = max(1, (response.body.count + max(chunks, 1) - 1) / max(chunks, 1))
                 drip(response.body, pieceSize: size, interval: interval, context: context)
             case .stalled(let afterBytes):
-                var headers = HTTPHeaders(response.headers)
-                headers.replaceOrAdd(name: "Content-Length", value: "\(response.body.count)")
-                context.write(
-                    wrapOutboundOut(
-                        .head(HTTPResponseHead(version: .http1_1, status: .init(statusCode: response.status), headers: headers))),
-                    promise: nil)
+                writeHead(of: response, contentLength: response.body.count, flush: false, context: context)
                 context.writeAndFlush(
                     wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: response.body.prefix(afterBytes))))), promise: nil)
             case .chunked(let pieces, let interval, let holdingOpen):
-                var headers = HTTPHeaders(response.headers)
-                headers.remove(name: "Content-Length")
-                context.writeAndFlush(
-                    wrapOutboundOut(
-                        .head(HTTPResponseHead(version: .http1_1, status: .init(statusCode: response.status), headers: headers))),
-                    promise: nil)
+                writeHead(of: response, contentLength: nil, flush: true, context: context)
                 send(pieces[...], interval: interval, holdingOpen: holdingOpen, context: context)
             case .repeated(let count):
-                var headers = HTTPHeaders(response.headers)
-                headers.replaceOrAdd(name: "Content-Length", value: "\(response.body.count * count)")
-                context.write(
-                    wrapOutboundOut(
-                        .head(HTTPResponseHead(version: .http1_1, status: .init(statusCode: response.status), headers: headers))),
-                    promise: nil)
+                writeHead(of: response, contentLength: response.body.count * count, flush: false, context: context)
                 writeCopies(of: ByteBuffer(bytes: response.body), remaining: count, context: context)
             case .paced(let byteCount, let bytesPerSecond):
-                var headers = HTTPHeaders(response.headers)
-                headers.replaceOrAdd(name: "Content-Length", value: "\(byteCount)")
-                context.writeAndFlush(
-                    wrapOutboundOut(
-                        .head(HTTPResponseHead(version: .http1_1, status: .init(statusCode: response.status), headers: headers))),
-                    promise: nil)
+                writeHead(of: response, contentLength: byteCount, flush: true, context: context)
                 let interval = TimeAmount.nanoseconds(Int64(Double(Self.chunk.readableBytes) / Double(max(bytesPerSecond, 1)) * 1e9))
                 writePaced(remaining: byteCount, interval: interval, context: context)
             }
