@@ -54,19 +54,7 @@
                     do {
                         let pipeline = channel.pipeline.syncOperations
                         if key.isTLS { try pipeline.addHandler(try pool.tls.makeHandler(for: key, verdict: verdict)) }
-                        // Before the decoder, whose parser (llhttp) refuses obs-fold that RFC 9112 asks a client to unfold.
-                        let unfolding = ObsFoldUnfoldingHandler()
-                        try pipeline.addHandler(unfolding)
-                        try pipeline.addHTTPClientHandlers()
-                        let counter = CompressedBodyCounter()
-                        try pipeline.addHandler(counter)
-                        // No limit of its own: the call's ratio is enforced by the handler, against the counter, as the
-                        // decompressed bytes arrive.
-                        try pipeline.addHandler(NIOHTTPResponseDecompressor(limit: .none))
-                        try pipeline.addHandler(
-                            HTTP1ClientHandler(
-                                origin: origin, pool: pool, verdict: verdict, compressedBytes: counter, unfolding: unfolding,
-                                report: report))
+                        try addHandlers(to: pipeline, origin: origin, pool: pool, verdict: verdict, report: report)
                         return channel.eventLoop.makeSucceededVoidFuture()
                     } catch {
                         return channel.eventLoop.makeFailedFuture(error)
@@ -76,6 +64,26 @@
             bootstrap.connect(host: key.host, port: key.port).whenFailure { error in
                 report(.failure(NIOTransportFailure.classify(error, connecting: true)))
             }
+        }
+
+        /// Adds the HTTP/1.1 handlers after TLS, if any: also once ALPN chose `http/1.1` on a connection that offered
+        /// `h2` (``HTTP2Connection``).
+        static func addHandlers(
+            to pipeline: ChannelPipeline.SynchronousOperations, origin: OriginPool, pool: ConnectionPool, verdict: TrustVerdict,
+            report: @escaping @Sendable (Result<HTTP1Connection, NIOTransportFailure>) -> Void
+        ) throws {
+            // Before the decoder, whose parser (llhttp) refuses obs-fold that RFC 9112 asks a client to unfold.
+            let unfolding = ObsFoldUnfoldingHandler()
+            try pipeline.addHandler(unfolding)
+            try pipeline.addHTTPClientHandlers()
+            let counter = CompressedBodyCounter()
+            try pipeline.addHandler(counter)
+            // No limit of its own: the call's ratio is enforced by the handler, against the counter, as the
+            // decompressed bytes arrive.
+            try pipeline.addHandler(NIOHTTPResponseDecompressor(limit: .none))
+            try pipeline.addHandler(
+                HTTP1ClientHandler(
+                    origin: origin, pool: pool, verdict: verdict, compressedBytes: counter, unfolding: unfolding, report: report))
         }
 
         /// Runs `call` on this connection: the one hop of an ordinary call onto the event loop, as one closure.

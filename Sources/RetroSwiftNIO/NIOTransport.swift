@@ -31,7 +31,10 @@
     /// A request that fails on a reused connection before any byte of its answer arrived (the server closed the
     /// connection as the request went out) is sent once more on a new connection, but only when its method is
     /// idempotent: a `POST` is never sent twice. Redirects are returned to RetroSwift, which follows them by its
-    /// `RedirectPolicy`. HTTP/2, proxies and client certificates are not supported.
+    /// `RedirectPolicy`. HTTP/2 is negotiated over TLS (ALPN) unless ``Configuration/httpVersion`` says otherwise, and
+    /// spoken with prior knowledge to `http://` origins when it asks for that: one connection carries calls up to the
+    /// server's `SETTINGS_MAX_CONCURRENT_STREAMS`, and past it another opens, up to the connections per origin. Proxies
+    /// and client certificates are not supported.
     public final class NIOTransport: HttpTransport, ServerTrustEnforcing {
         /// How the transport connects: where its connections run, how many there may be, and how long they wait.
         public struct Configuration: Sendable {
@@ -50,6 +53,8 @@
             /// The longest a new connection may take to connect, TLS handshake included; 10 seconds by default. The
             /// call's own timeout still bounds the wait for a connection as a whole.
             public var connectTimeout: Duration
+            /// Which HTTP versions connections speak: HTTP/2 where a TLS server offers it by default.
+            public var httpVersion: HTTPVersion
 
             /// Creates a configuration.
             ///
@@ -59,16 +64,18 @@
             ///   - streamConnectionsPerOrigin: The most connections of streamed responses to one origin.
             ///   - idleConnectionTimeout: How long an unused connection stays open.
             ///   - connectTimeout: The longest a new connection may take to connect.
+            ///   - httpVersion: Which HTTP versions connections speak; ``HTTPVersion/automatic`` by default.
             public init(
                 eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton, connectionsPerOrigin: Int = 8,
                 streamConnectionsPerOrigin: Int = 64, idleConnectionTimeout: Duration = .seconds(60),
-                connectTimeout: Duration = .seconds(10)
+                connectTimeout: Duration = .seconds(10), httpVersion: HTTPVersion = .automatic
             ) {
                 self.eventLoopGroup = eventLoopGroup
                 self.connectionsPerOrigin = connectionsPerOrigin
                 self.streamConnectionsPerOrigin = streamConnectionsPerOrigin
                 self.idleConnectionTimeout = idleConnectionTimeout
                 self.connectTimeout = connectTimeout
+                self.httpVersion = httpVersion
             }
         }
 
@@ -101,7 +108,7 @@
                     group: settings.eventLoopGroup, connectionsPerOrigin: max(settings.connectionsPerOrigin, 1),
                     streamConnectionsPerOrigin: max(settings.streamConnectionsPerOrigin, 1),
                     idleTimeout: Self.timeAmount(settings.idleConnectionTimeout),
-                    connectTimeout: Self.timeAmount(settings.connectTimeout)),
+                    connectTimeout: Self.timeAmount(settings.connectTimeout), httpVersion: settings.httpVersion),
                 tls: TLSConnector())
         }
 
