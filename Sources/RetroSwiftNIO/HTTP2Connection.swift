@@ -43,7 +43,10 @@
         /// Whether a new call may open a stream here (pool lock).
         var hasCapacity: Bool { !isDraining && activeStreams < maxStreams }
 
-        init(channel: any Channel, origin: OriginPool, pool: ConnectionPool, multiplexer: NIOHTTP2Handler.StreamMultiplexer, maxStreams: Int) {
+        init(
+            channel: any Channel, origin: OriginPool, pool: ConnectionPool, multiplexer: NIOHTTP2Handler.StreamMultiplexer,
+            maxStreams: Int
+        ) {
             self.channel = channel
             self.origin = origin
             self.pool = pool

@@ -24,7 +24,7 @@
         private static let connectionReason =
             "checks HTTP/1.1's reuse of a kept-alive connection, with a server that closes or resets it by hand"
         private static let streamResetReason =
-            "checks that the connection closes; over HTTP/2 only the stream is reset (RST_STREAM) and the connection stays, as http2/cancel-mid-body-keeps-connection checks"
+            "checks that the connection closes; over HTTP/2 only the stream is reset (RST_STREAM) and the connection stays, as http2/stream-left-mid-body-keeps-connection checks"
 
         private static let framingCaseIDs = [
             "framing/bare-cr-in-field",

@@ -64,7 +64,8 @@
                     try context.expect(next == Data("next".utf8), "the next stream gave \(next.count) bytes")
                     try context.expect(
                         server.acceptedConnectionCount == 1 && server.openConnectionCount == 1,
-                        "after leaving the loop \(server.acceptedConnectionCount) connections were opened and \(server.openConnectionCount) are open, not one")
+                        "after leaving the loop \(server.acceptedConnectionCount) connections were opened and \(server.openConnectionCount) are open, not one"
+                    )
                     withExtendedLifetime(stream) {}
                 }
             },

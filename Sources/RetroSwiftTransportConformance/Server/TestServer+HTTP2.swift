@@ -48,7 +48,8 @@
             let installer = tls == nil && protocolUnderTest == .h2 ? try http2Authority.get().tls : tls
             return try await listen(host: host, scheme: installer == nil ? "http" : "https") { pipeline, log in
                 guard let installer else {
-                    try configureHTTP2(pipeline, log: log, recordingBodies: recordingBodies, maxConcurrentStreams: maxConcurrentStreams, respond)
+                    try configureHTTP2(
+                        pipeline, log: log, recordingBodies: recordingBodies, maxConcurrentStreams: maxConcurrentStreams, respond)
                     return
                 }
                 try installer(pipeline)
