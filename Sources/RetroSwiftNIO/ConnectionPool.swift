@@ -21,6 +21,7 @@
             var idleTimeout: TimeAmount
             var connectTimeout: TimeAmount
             var httpVersion: NIOTransport.HTTPVersion = .automatic
+            var resendsUnprocessedStreams = true
         }
 
         struct State {

@@ -153,7 +153,7 @@
         /// Whether `error`, which closed a stream before any byte of its answer, says the server processed nothing of
         /// it: the stream was refused (`REFUSED_STREAM`), or is above a GOAWAY's last stream id (RFC 9113 §6.8, §8.7).
         func wasNeverProcessed(_ error: any Error) -> Bool {
-            guard let closed = error as? NIOHTTP2Errors.StreamClosed else { return false }
+            guard pool.settings.resendsUnprocessedStreams, let closed = error as? NIOHTTP2Errors.StreamClosed else { return false }
             if closed.errorCode == .refusedStream { return true }
             guard let last = goAwayLastStreamID.withLockedValue({ $0 }) else { return false }
             return closed.streamID > last

@@ -55,6 +55,9 @@
             public var connectTimeout: Duration
             /// Which HTTP versions connections speak: HTTP/2 where a TLS server offers it by default.
             public var httpVersion: HTTPVersion
+            /// Whether a call on an HTTP/2 stream the server never processed (refused, or above a GOAWAY's last stream
+            /// id) is sent once more; off only in the mutant that proves the GOAWAY case can fail.
+            var resendsUnprocessedStreams = true
 
             /// Creates a configuration.
             ///
@@ -108,7 +111,8 @@
                     group: settings.eventLoopGroup, connectionsPerOrigin: max(settings.connectionsPerOrigin, 1),
                     streamConnectionsPerOrigin: max(settings.streamConnectionsPerOrigin, 1),
                     idleTimeout: Self.timeAmount(settings.idleConnectionTimeout),
-                    connectTimeout: Self.timeAmount(settings.connectTimeout), httpVersion: settings.httpVersion),
+                    connectTimeout: Self.timeAmount(settings.connectTimeout), httpVersion: settings.httpVersion,
+                    resendsUnprocessedStreams: settings.resendsUnprocessedStreams),
                 tls: TLSConnector())
         }
 

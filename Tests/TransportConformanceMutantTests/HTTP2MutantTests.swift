@@ -1,7 +1,7 @@
 #if NIO && TransportConformance
     import Foundation
     import RetroSwift
-    import RetroSwiftNIO
+    @testable import RetroSwiftNIO
     import RetroSwiftTestServer
     import Testing
 
@@ -22,6 +22,14 @@
             NIOTransport(NIOTransport.Configuration(httpVersion: .http2PriorKnowledge))
         }
 
+        /// The same, failing a call whose stream the server never processed instead of sending it once more: no wrapper
+        /// can reach inside the transport's retry, so an internal switch does (`@testable`).
+        static func failingUnprocessedStreams() -> NIOTransport {
+            var configuration = NIOTransport.Configuration(httpVersion: .http2PriorKnowledge)
+            configuration.resendsUnprocessedStreams = false
+            return NIOTransport(configuration)
+        }
+
         static let mutants: [HTTP2Mutant] = [
             HTTP2Mutant(name: "sends one call at a time", killers: ["http2/max-concurrent-streams-opens-second-connection"]) {
                 SendsOneCallAtATime(base())
@@ -32,6 +40,9 @@
             HTTP2Mutant(
                 name: "closes the connection when a stream's reader leaves", killers: ["http2/stream-left-mid-body-keeps-connection"]
             ) { ClosesConnectionWhenReaderLeaves(makeInner: base) },
+            HTTP2Mutant(
+                name: "fails a call above a GOAWAY's last stream id", killers: ["http2/goaway-above-last-stream-sent-again-once"]
+            ) { failingUnprocessedStreams() },
         ]
 
         @Test("every HTTP/2 mutant fails every case it names", arguments: mutants)

@@ -69,6 +69,31 @@
                     withExtendedLifetime(stream) {}
                 }
             },
+            TransportConformanceCase(
+                "http2/goaway-above-last-stream-sent-again-once",
+                "a POST on a stream above a GOAWAY's last stream id, never processed, is sent once more on a new connection and answered; the call below it completes"
+            ) { context in
+                let goAway = GoAwayScript(atStream: 2)
+                try await context.withHTTP2Server(goAway: goAway) { request in
+                    request.target == "/slow"
+                        ? ScriptedResponse(body: Data("slow".utf8), behavior: .delayed(1)) : .text("submitted", status: 200)
+                } _: { api, server in
+                    // The first stream is held, so that the POST goes on the same connection, as its second stream.
+                    let slow = Task { try await api.slowWithoutTimeout() }
+                    try await context.waitForRequests(1, on: server)
+                    let posted = try await api.submit(.init(body: Data("pay once".utf8)))
+                    try context.expect(posted.body == Data("submitted".utf8), "the POST answered \(posted.body.count) bytes")
+                    let first = try await slow.value
+                    try context.expect(
+                        first.body == Data("slow".utf8), "the call below the last stream id answered \(first.body.count) bytes")
+                    let posts = server.requests.filter { $0.method == "POST" }.count
+                    try context.expect(
+                        goAway.dropped.all.count == 1 && posts == 1,
+                        "the server dropped \(goAway.dropped.all.count) streams and answered \(posts) POSTs, not one of each")
+                    try context.expect(
+                        server.acceptedConnectionCount == 2, "the calls took \(server.acceptedConnectionCount) connections, not two")
+                }
+            },
         ]
     }
 
@@ -76,11 +101,12 @@
         /// Runs `body` against a scripted server speaking HTTP/2 as ``TestServer/protocolUnderTest`` says (h2c for
         /// HTTP/1.1), allowing `maxConcurrentStreams` streams per connection, and stops it.
         func withHTTP2Server(
-            maxConcurrentStreams: Int = 100, _ respond: @escaping TestServer.Responder,
+            maxConcurrentStreams: Int = 100, goAway: GoAwayScript? = nil, _ respond: @escaping TestServer.Responder,
             _ body: (ConformanceApi, TestServer) async throws -> Void
         ) async throws {
             let server = try await TestServer.startHTTP2(
-                host: "127.0.0.1", recordingBodies: true, tls: nil, maxConcurrentStreams: maxConcurrentStreams, respond)
+                host: "127.0.0.1", recordingBodies: true, tls: nil, maxConcurrentStreams: maxConcurrentStreams, goAway: goAway,
+                respond)
             return try await run(body, api(at: server), server)
         }
     }

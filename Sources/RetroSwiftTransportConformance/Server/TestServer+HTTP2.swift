@@ -21,11 +21,22 @@
 
 #if ConformanceHTTP2
     import Foundation
+    import NIOConcurrencyHelpers
     import NIOCore
     import NIOHTTP1
     import NIOHTTP2
     import NIOSSL
     import NIOTLS
+
+    /// A server's GOAWAY: on each connection, the stream numbered `atStream` (1 for the first the client opens) gets
+    /// no answer; the server sends GOAWAY whose last stream id is the stream before it, telling the client that this
+    /// one and any after it were never processed (RFC 9113 §6.8).
+    struct GoAwayScript: Sendable {
+        /// Which stream of each connection the GOAWAY leaves unprocessed.
+        let atStream: Int
+        /// The streams dropped so, by their number on their connection.
+        let dropped = Collected<Int>()
+    }
 
     extension TestServer {
         /// The certificate authority of the TLS that ``TestServerProtocol/h2`` gives plain servers, and the
@@ -42,14 +53,15 @@
         /// h2c, else over TLS (the given one, or ``http2Authority``'s for h2), negotiated by ALPN (HTTP/1.1 when the
         /// client offers no `h2`). Each stream's request is answered by the same scripted handler as over HTTP/1.1.
         static func startHTTP2(
-            host: String, recordingBodies: Bool, tls: TLSInstaller?, maxConcurrentStreams: Int = 100,
+            host: String, recordingBodies: Bool, tls: TLSInstaller?, maxConcurrentStreams: Int = 100, goAway: GoAwayScript? = nil,
             _ respond: @escaping Responder
         ) async throws -> TestServer {
             let installer = tls == nil && protocolUnderTest == .h2 ? try http2Authority.get().tls : tls
             return try await listen(host: host, scheme: installer == nil ? "http" : "https") { pipeline, log in
                 guard let installer else {
                     try configureHTTP2(
-                        pipeline, log: log, recordingBodies: recordingBodies, maxConcurrentStreams: maxConcurrentStreams, respond)
+                        pipeline, log: log, recordingBodies: recordingBodies, maxConcurrentStreams: maxConcurrentStreams,
+                        goAway: goAway, respond)
                     return
                 }
                 try installer(pipeline)
@@ -60,7 +72,7 @@
                             if case .negotiated("h2") = result {
                                 try configureHTTP2(
                                     pipeline, log: log, recordingBodies: recordingBodies,
-                                    maxConcurrentStreams: maxConcurrentStreams, respond)
+                                    maxConcurrentStreams: maxConcurrentStreams, goAway: goAway, respond)
                             } else {
                                 try pipeline.configureHTTPServerPipeline()
                                 try pipeline.addHandler(RecordingHandler(log: log, recordingBodies: recordingBodies, respond: respond))
@@ -74,8 +86,10 @@
         /// swift-nio-http2's HTTP/1-style codec.
         static func configureHTTP2(
             _ pipeline: ChannelPipeline.SynchronousOperations, log: RequestLog, recordingBodies: Bool, maxConcurrentStreams: Int,
-            _ respond: @escaping Responder
+            goAway: GoAwayScript? = nil, _ respond: @escaping Responder
         ) throws {
+            // Streams the client opened on this connection, for `goAway` (on the connection's loop only).
+            let opened = NIOLockedValueBox(0)
             var configuration = NIOHTTP2Handler.ConnectionConfiguration()
             configuration.initialSettings = [
                 HTTP2Setting(parameter: .maxConcurrentStreams, value: maxConcurrentStreams),
@@ -84,7 +98,23 @@
             _ = try pipeline.configureHTTP2Pipeline(
                 mode: .server, connectionConfiguration: configuration, streamConfiguration: .init()
             ) { stream in
-                stream.eventLoop.makeCompletedFuture {
+                let count = opened.withLockedValue { count in
+                    count += 1
+                    return count
+                }
+                if let goAway, count == goAway.atStream, let connection = stream.parent {
+                    // Client streams are numbered 1, 3, 5…: the last one processed is the one before this. Sent from the
+                    // loop's next turn, outside swift-nio-http2's own read; its handler then drops this stream unanswered.
+                    let last = HTTP2StreamID(2 * count - 3)
+                    goAway.dropped.add(count)
+                    stream.eventLoop.execute {
+                        let frame = HTTP2Frame(
+                            streamID: .rootStream, payload: .goAway(lastStreamID: last, errorCode: .noError, opaqueData: nil))
+                        connection.writeAndFlush(frame, promise: nil)
+                    }
+                    return stream.eventLoop.makeSucceededVoidFuture()
+                }
+                return stream.eventLoop.makeCompletedFuture {
                     let pipeline = stream.pipeline.syncOperations
                     try pipeline.addHandler(HTTP2FramePayloadToHTTP1ServerCodec())
                     try pipeline.addHandler(RecordingHandler(log: log, recordingBodies: recordingBodies, respond: respond))
