@@ -78,8 +78,7 @@ public enum ShippedTransport: String, CaseIterable, Sendable {
                 failure: "the POST had not ended within 3 s")
             limitations["connection/server-ended-released"] = .differs(
                 "libcurl keeps an idle connection in its cache after the server ended it (a FIN), and looks at it only "
-                    + "when it would reuse it; it stays open, a descriptor and a socket, until then or until the session "
-                    + "is invalidated",
+                    + "when it would reuse it; until then it stays open, a descriptor here and a socket at the server",
                 failure: "was still open 5 s later")
         #endif
         return limitations
