@@ -31,7 +31,7 @@
     /// A request that fails on a reused connection before any byte of its answer arrived (the server closed the
     /// connection as the request went out) is sent once more on a new connection, but only when its method is
     /// idempotent: a `POST` is never sent twice. Redirects are returned to RetroSwift, which follows them by its
-    /// `RedirectPolicy`. Proxies are set in ``Configuration/proxies``: HTTP
+    /// `RedirectPolicy`. Proxies are set in ``NIOTransport/Configuration/proxies``: HTTP
     /// `CONNECT` tunnels, forward requests for `http` origins, and SOCKS5. HTTP/2 and client certificates are not supported.
     public final class NIOTransport: HttpTransport, ServerTrustEnforcing {
         /// How the transport connects: where its connections run, how many there may be, and how long they wait.
