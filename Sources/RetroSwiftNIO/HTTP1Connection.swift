@@ -53,6 +53,11 @@
                 .channelInitializer { channel in
                     do {
                         let pipeline = channel.pipeline.syncOperations
+                        if let proxy = key.proxy, ProxyRoute.tunnels(key, through: proxy) {
+                            try pipeline.addHandler(
+                                ProxyHandshakeHandler(
+                                    proxy: proxy, host: key.host, port: key.port, timeout: pool.settings.connectTimeout))
+                        }
                         if key.isTLS { try pipeline.addHandler(try pool.tls.makeHandler(for: key, verdict: verdict)) }
                         // Before the decoder, whose parser (llhttp) refuses obs-fold that RFC 9112 asks a client to unfold.
                         let unfolding = ObsFoldUnfoldingHandler()
@@ -73,8 +78,14 @@
                     }
                 }
             // An IPv6 address comes without its brackets (RequestTarget).
-            bootstrap.connect(host: key.host, port: key.port).whenFailure { error in
-                report(.failure(NIOTransportFailure.classify(error, connecting: true)))
+            guard let proxy = key.proxy else {
+                bootstrap.connect(host: key.host, port: key.port).whenFailure { error in
+                    report(.failure(NIOTransportFailure.classify(error, connecting: true)))
+                }
+                return
+            }
+            bootstrap.connect(host: proxy.host, port: proxy.port).whenFailure { error in
+                report(.failure(ProxyRoute.connectFailure(error, to: proxy)))
             }
         }
 
