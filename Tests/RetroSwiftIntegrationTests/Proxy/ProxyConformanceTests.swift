@@ -50,14 +50,17 @@
 
         /// Cases not run through a route, with why: their outcome depends on a race the proxy brings.
         static func notRun(_ route: ProxyEndToEndTests.Route) -> [String: String] {
-            guard route == .forward else { return [:] }
+            // A relay reads the upload into its own buffers, so the pace the server reads at is not the transport's
+            // (it failed once through microsocks, at 3.9 s of its 2 s silence).
+            let paced = "the proxy reads the upload into its own buffers, so its pace is not the server's"
+            guard route == .forward else { return ["timeout/steady-upload-completes": paced] }
             let closes =
                 "tinyproxy closes its connection to the client after each exchange without saying so, so a POST sent on it "
                 + "as it closes is lost (and, rightly, never sent again)"
             return [
                 "redirects/temporary-keeps-method-and-body": closes,
                 "redirects/permanent-keeps-method-and-body": closes,
-                "timeout/steady-upload-completes": "tinyproxy reads the upload into its own buffers, so its pace is not the server's",
+                "timeout/steady-upload-completes": paced,
             ]
         }
 
