@@ -58,6 +58,8 @@
                 "tinyproxy closes its connection to the client after each exchange without saying so, so a POST sent on it "
                 + "as it closes is lost (and, rightly, never sent again)"
             return [
+                "connection/keep-alive-after-uploads": closes,
+                "connection/post-on-reused-connection-not-resent": closes,
                 "redirects/temporary-keeps-method-and-body": closes,
                 "redirects/permanent-keeps-method-and-body": closes,
                 "timeout/steady-upload-completes": paced,
