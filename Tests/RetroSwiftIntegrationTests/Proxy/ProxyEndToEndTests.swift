@@ -14,19 +14,10 @@
     /// proxy's own failures say they are the proxy's, and its credentials never reach the origin.
     @Suite("End to end: NIOTransport through proxies", .timeLimit(.minutes(3)))
     struct ProxyEndToEndTests {
-        struct Item: Decodable, Equatable {
-            var id: String
-        }
-
-        struct ItemRequest {
-            @Path var id: String
-        }
-
-        // @unchecked Sendable: endpoint wrappers only, set up in init and never reassigned.
-        final class Api: Domain, @unchecked Sendable {
-            @Get("/items/{id}") var item: (ItemRequest) async throws -> Item
-            @Post("/items/{id}") var create: (ItemRequest) async throws -> Item
-        }
+        // NIOTransport's own end-to-end fixtures: an item by id, fetched and created.
+        typealias Item = NIOTransportTests.Item
+        typealias ItemRequest = NIOTransportTests.ItemRequest
+        typealias Api = NIOTransportTests.Api
 
         /// The ways a call goes through a proxy.
         enum Route: String, CaseIterable, CustomStringConvertible, Sendable {
