@@ -150,8 +150,10 @@
         private func connect(_ origin: OriginPool, owner: NIOCall?) {
             let eventLoop = settings.group.next()
             let version = settings.httpVersion
-            if version != .http1Only, origin.key.isTLS || version == .http2PriorKnowledge {
-                // HTTP/2 by ALPN over TLS (or HTTP/1.1 if the server picks it), or with prior knowledge.
+            let forwarded = origin.key.proxy.map { !ProxyRoute.tunnels(origin.key, through: $0) } ?? false
+            if version != .http1Only, !forwarded, origin.key.isTLS || version == .http2PriorKnowledge {
+                // HTTP/2 by ALPN over TLS (or HTTP/1.1 if the server picks it), or with prior knowledge; a forward proxy
+                // takes HTTP/1.1 requests only.
                 HTTP2Connection.connect(to: origin, on: eventLoop, pool: self) { [self] result in
                     switch result {
                     case .success(.http1(let connection)): connected(connection, owner: owner)

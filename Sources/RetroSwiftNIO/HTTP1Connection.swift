@@ -53,6 +53,7 @@
                 .channelInitializer { channel in
                     do {
                         let pipeline = channel.pipeline.syncOperations
+                        try ProxyRoute.addHandshake(to: pipeline, for: key, timeout: pool.settings.connectTimeout)
                         if key.isTLS { try pipeline.addHandler(try pool.tls.makeHandler(for: key, verdict: verdict)) }
                         try addHandlers(to: pipeline, origin: origin, pool: pool, verdict: verdict, report: report)
                         return channel.eventLoop.makeSucceededVoidFuture()
@@ -60,10 +61,7 @@
                         return channel.eventLoop.makeFailedFuture(error)
                     }
                 }
-            // An IPv6 address comes without its brackets (RequestTarget).
-            bootstrap.connect(host: key.host, port: key.port).whenFailure { error in
-                report(.failure(NIOTransportFailure.classify(error, connecting: true)))
-            }
+            ProxyRoute.connect(bootstrap, for: key) { report(.failure($0)) }
         }
 
         /// Adds the HTTP/1.1 handlers after TLS, if any: also once ALPN chose `http/1.1` on a connection that offered

@@ -55,7 +55,8 @@
         }
 
         /// Opens a connection to `origin` that speaks HTTP/2 if it can: over TLS it offers `h2` then `http/1.1` by ALPN
-        /// and speaks what the server chose; to an `http://` origin it speaks HTTP/2 with prior knowledge. Reports the
+        /// and speaks what the server chose; to an `http://` origin it speaks HTTP/2 with prior knowledge. Through a proxy
+        /// it does so inside the tunnel (the pool never asks for HTTP/2 on a forwarded route). Reports the
         /// connection once it can take a call (for HTTP/2, once the server's first SETTINGS came), or why it cannot.
         static func connect(
             to origin: OriginPool, on eventLoop: any EventLoop, pool: ConnectionPool,
@@ -79,15 +80,14 @@
                 .channelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {
                         let pipeline = channel.pipeline.syncOperations
+                        try ProxyRoute.addHandshake(to: pipeline, for: key, timeout: pool.settings.connectTimeout)
                         if key.isTLS {
                             try pipeline.addHandler(try pool.tls.makeHandler(for: key, verdict: verdict, offeringHTTP2: true))
                         }
                         try pipeline.addHandler(ProtocolNegotiationHandler(origin: origin, pool: pool, verdict: verdict, report: report))
                     }
                 }
-            bootstrap.connect(host: key.host, port: key.port).whenFailure { error in
-                report(.failure(NIOTransportFailure.classify(error, connecting: true)))
-            }
+            ProxyRoute.connect(bootstrap, for: key) { report(.failure($0)) }
         }
 
         /// Runs `call` on a new stream; the pool counted it in ``activeStreams`` already.

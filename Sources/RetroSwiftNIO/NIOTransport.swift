@@ -34,7 +34,8 @@
     /// `RedirectPolicy`. HTTP/2 is negotiated over TLS (ALPN) unless ``Configuration/httpVersion`` says otherwise, and
     /// spoken with prior knowledge to `http://` origins when it asks for that: one connection carries calls up to the
     /// server's `SETTINGS_MAX_CONCURRENT_STREAMS`, and past it another opens, up to the connections per origin. Proxies
-    /// and client certificates are not supported.
+    /// are set in ``NIOTransport/Configuration/proxies``: HTTP `CONNECT` tunnels, forward requests for `http` origins,
+    /// and SOCKS5. Client certificates are not supported.
     public final class NIOTransport: HttpTransport, ServerTrustEnforcing {
         /// How the transport connects: where its connections run, how many there may be, and how long they wait.
         public struct Configuration: Sendable {
@@ -58,6 +59,9 @@
             /// Whether a call on an HTTP/2 stream the server never processed (refused, or above a GOAWAY's last stream
             /// id) is sent once more; off only in the mutant that proves the GOAWAY case can fail.
             var resendsUnprocessedStreams = true
+            /// The proxies connections go through; ``ProxySettings/none`` (every origin direct) by default, and
+            /// ``ProxySettings/fromEnvironment(_:)`` to read `HTTPS_PROXY`, `HTTP_PROXY`, `ALL_PROXY` and `NO_PROXY`.
+            public var proxies: ProxySettings = .none
 
             /// Creates a configuration.
             ///
@@ -68,11 +72,13 @@
             ///   - idleConnectionTimeout: How long an unused connection stays open.
             ///   - connectTimeout: The longest a new connection may take to connect.
             ///   - httpVersion: Which HTTP versions connections speak; ``HTTPVersion/automatic`` by default.
+            ///   - proxies: The proxies connections go through; none by default.
             public init(
                 eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton, connectionsPerOrigin: Int = 8,
                 streamConnectionsPerOrigin: Int = 64, idleConnectionTimeout: Duration = .seconds(60),
-                connectTimeout: Duration = .seconds(10), httpVersion: HTTPVersion = .automatic
+                connectTimeout: Duration = .seconds(10), httpVersion: HTTPVersion = .automatic, proxies: ProxySettings = .none
             ) {
+                self.proxies = proxies
                 self.eventLoopGroup = eventLoopGroup
                 self.connectionsPerOrigin = connectionsPerOrigin
                 self.streamConnectionsPerOrigin = streamConnectionsPerOrigin
@@ -177,6 +183,9 @@
             headers.reserveCapacity(fields.count + 3)
             headers.add(name: "Host", value: target.hostField)
             for field in fields { headers.add(name: field.name, value: field.value) }
+            let proxy = settings.proxies.proxy(isTLS: target.isTLS, host: target.host, port: target.port)
+            var requestTarget = target.path
+            if let proxy { ProxyRoute.prepare(&headers, &requestTarget, of: target, through: proxy) }
             let body: NIORequestBody
             switch params.body {
             case nil:
@@ -208,18 +217,21 @@
                 method: method, isIdempotent: params.method.isIdempotent,
                 origin: OriginKey(
                     isTLS: target.isTLS, host: target.host, port: target.port, trust: params.serverTrust,
-                    forStreams: params.responseDestination == .stream),
-                target: target.path, headers: headers, body: body,
+                    forStreams: params.responseDestination == .stream, proxy: proxy),
+                target: requestTarget, headers: headers, body: body,
                 timeout: Self.timeAmount(seconds: params.timeout ?? defaultTimeout), progress: params.progress,
                 destination: destination, decompressionRatio: params.responseLimits.maxDecompressionRatio,
-                policy: RetroSwiftPolicy(params: params))
+                policy: RetroSwiftPolicy(params: params, forwardProxy: proxy.flatMap { ProxyRoute.forwards(target, through: $0) }))
         }
 
         /// RetroSwift's checks of a response, for the connection layer.
         private struct RetroSwiftPolicy: NIOResponsePolicy {
             let params: HttpRequestParams
+            /// The forward proxy the request goes to, whose `407` is its own answer, never the origin's.
+            var forwardProxy: NIOTransport.Proxy? = nil
 
             func checkHead(_ head: HTTPResponseHead) throws -> CheckedHead {
+                if let forwardProxy { try ProxyRoute.checkForwardedHead(head, from: forwardProxy) }
                 let headers = HTTPHeaderFields(head.headers.map { HTTPHeader(name: $0.name, value: $0.value) })
                 let budget = try ResponseBodyBudget(for: params, statusCode: Int(head.status.code), headers: headers)
                 return CheckedHead(headers: headers, budget: budget)
@@ -274,6 +286,7 @@
             case .cancelled: return CancellationError()
             case .shutDown:
                 return URLError(.cancelled, userInfo: [NSLocalizedDescriptionKey: "the NIOTransport was shut down"])
+            case .proxy(let proxyError): return proxyError
             }
         }
 

@@ -56,7 +56,11 @@
                 return try NIOSSLClientHandler(context: context, serverHostname: serverName)
             }
             let trust = key.trust
-            return try NIOSSLClientHandler(context: context, serverHostname: serverName) { presented, promise in
+            // Through a proxy the socket's peer is the proxy; the origin's address is checked by `verify` below.
+            let checkedContext =
+                key.proxy != nil && isIPAddress
+                ? try (offeringHTTP2 ? Self.tunnelledAddressHTTP2Context : Self.tunnelledAddressContext).get() : context
+            return try NIOSSLClientHandler(context: checkedContext, serverHostname: serverName) { presented, promise in
                 promise.completeWithTask {
                     let verified = await Self.verify(presented, host: host, isIPAddress: isIPAddress, roots: roots, trust: trust)
                     if case .failed = verified { verdict.refuse() }

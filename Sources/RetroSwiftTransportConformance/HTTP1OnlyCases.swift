@@ -124,6 +124,7 @@
             "connection/post-on-reused-connection-not-resent",
             "connection/post-unanswered-not-resent",
             "connection/reset-after-request",
+            "connection/server-ended-released",
         ]
 
     }
