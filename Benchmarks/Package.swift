@@ -13,6 +13,7 @@ let package = Package(
         .package(url: "https://github.com/ordo-one/package-benchmark", from: "1.38.0", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/apple/swift-nio", from: "2.100.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.30.0"),
     ],
     targets: [
         // The end-to-end tests' server, linked (not copied) from the main package, where it is not a product; the
@@ -70,6 +71,22 @@ let package = Package(
             name: "scale-curve",
             dependencies: ["BenchmarkSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Sources/ScaleCurve",
+            swiftSettings: [.treatAllWarnings(as: .error)]
+        ),
+        // HTTP/2 against nginx over TLS: async-http-client by hand against RetroSwift; run by h2-nginx.sh.
+        .executableTarget(
+            name: "h2-ratios",
+            dependencies: [
+                "BenchmarkSupport",
+                .product(name: "RetroSwift", package: "RetroSwift"),
+                .product(name: "RetroSwiftAsyncHTTPClient", package: "RetroSwift"),
+                .product(name: "RetroSwiftNIO", package: "RetroSwift"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Sources/HTTP2Ratios",
             swiftSettings: [.treatAllWarnings(as: .error)]
         ),
         // Paired ratios of request building and response decoding (sections 1 and 2), steadier than separate benchmarks.

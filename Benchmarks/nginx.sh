@@ -11,6 +11,12 @@
 # WORK_DIR/logs/access.log, one line per request: method, URI, status. Sets nginx_pid and nginx_port; stop_nginx
 # ends it.
 #
+# With NGINX_TLS_DIR set (h2-nginx.sh sets it), nginx listens with TLS and HTTP/2 (ALPN h2, then http/1.1), with
+# NGINX_TLS_DIR/server.pem and server.key, and names the protocol each answer went over in X-Protocol. A POST is then
+# answered by a second server block behind proxy_pass, so that nginx reads the whole body first: answered unread, an
+# HTTP/2 POST gets RST_STREAM NO_ERROR after its answer (RFC 9113 §8.1), and async-http-client, held to
+# swift-nio-http2's default of 200 such frames in 30 s, loses its connection and leaves a call hanging after 200 POSTs.
+#
 #   serve_catalog [KEEPALIVE_REQUESTS] [ACCESS_LOG]
 #
 # What each script around it needs: a scratch directory in `work` (deleted, and nginx stopped, when the script
@@ -26,7 +32,17 @@ start_nginx() {
     chmod 644 "$work/root/catalog"
     chmod 777 "$work/logs"
     nginx_port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')
-    local log="access_log off;"
+    local log="access_log off;" listen="listen 127.0.0.1:$nginx_port;" scheme=http tls="" post="return 200 '{\"ok\":true}';" inner=""
+    if [ -n "${NGINX_TLS_DIR:-}" ]; then
+        local inner_port
+        inner_port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')
+        listen="listen 127.0.0.1:$nginx_port ssl http2;"
+        scheme=https
+        tls="ssl_certificate $NGINX_TLS_DIR/server.pem; ssl_certificate_key $NGINX_TLS_DIR/server.key; http2_max_concurrent_streams 128; add_header X-Protocol \$server_protocol always; proxy_http_version 1.1; proxy_set_header Connection \"\";"
+        post="proxy_pass http://ack;"
+        inner="upstream ack { server 127.0.0.1:$inner_port; keepalive 64; }
+    server { listen 127.0.0.1:$inner_port; location / { default_type application/json; return 200 '{\"ok\":true}'; } }"
+    fi
     if [ "$access" = "on" ]; then log="access_log $work/logs/access.log calls;"; fi
     # One worker per core, nothing logged unless asked: the server should never be the limit.
     cat > "$work/nginx.conf" <<CONF
@@ -46,20 +62,22 @@ http {
     uwsgi_temp_path $work/logs;
     scgi_temp_path $work/logs;
     server {
-        listen 127.0.0.1:$nginx_port;
+        $listen
+        $tls
         root $work/root;
         location = /catalog {
             default_type application/json;
-            if (\$request_method = POST) { return 200 '{"ok":true}'; }
+            if (\$request_method = POST) { $post }
         }
     }
+    $inner
 }
 CONF
     nginx -c "$work/nginx.conf" -p "$work" &
     nginx_pid=$!
     for _ in $(seq 1 50); do
-        if python3 -c "import urllib.request, sys; urllib.request.urlopen(sys.argv[1], timeout=1)" "http://127.0.0.1:$nginx_port/catalog" 2>/dev/null; then
-            echo "nginx $(nginx -v 2>&1 | sed 's/.*nginx\///') is serving on http://127.0.0.1:$nginx_port" >&2
+        if python3 -c "import urllib.request, ssl, sys; urllib.request.urlopen(sys.argv[1], timeout=1, context=ssl._create_unverified_context())" "$scheme://127.0.0.1:$nginx_port/catalog" 2>/dev/null; then
+            echo "nginx $(nginx -v 2>&1 | sed 's/.*nginx\///') is serving on $scheme://127.0.0.1:$nginx_port" >&2
             return 0
         fi
         sleep 0.1

@@ -136,7 +136,16 @@
         /// Runs `call`; a connection that closed on its way here sends it back to the pool, nothing written.
         func start(_ call: NIOCall, on connection: HTTP1Connection) {
             switch state {
-            case .ready, .idle: break
+            case .ready, .idle:
+                if let stream, let context, !context.channel.isActive {
+                    // The stream closed before its request could go: its connection ended (a server closes after a
+                    // GOAWAY, as nginx does every 1,000 requests) between the stream's opening and now. Nothing of the
+                    // call reached the server, so it goes again, whatever its method, and the connection takes no new
+                    // stream.
+                    pool.goingAway(stream)
+                    if !call.isCancelled { pool.lease(call) }
+                    return
+                }
             case .connecting, .busy, .closed:
                 // Nothing of it was written, so any request may go again, on another connection.
                 if !call.isCancelled { pool.lease(call) }
