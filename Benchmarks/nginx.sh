@@ -95,6 +95,28 @@ serve_catalog() {
     start_nginx "$work/nginx" "$work/catalog" "$@"
 }
 
+# serve_catalog over TLS and HTTP/2 (h2-nginx.sh, profile-h2.sh): the certificate authority (work/tls/ca.pem) and the
+# server's certificate for 127.0.0.1 are made with openssl, for this run only.
+serve_catalog_h2() {
+    swift build -c release --product h2-ratios >/dev/null
+    swift build -c release --product scale-curve >/dev/null
+    work=$(mktemp -d)
+    chmod 755 "$work"  # nginx workers run as another user and serve from inside it
+    trap 'stop_nginx; rm -rf "$work"' EXIT
+    tls="$work/tls"
+    mkdir -p "$tls"
+    openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj "/CN=RetroSwift benchmark CA" \
+        -keyout "$tls/ca.key" -out "$tls/ca.pem" 2>/dev/null
+    openssl req -newkey rsa:2048 -nodes -subj "/CN=127.0.0.1" -keyout "$tls/server.key" -out "$tls/server.csr" 2>/dev/null
+    printf 'subjectAltName=IP:127.0.0.1\nbasicConstraints=CA:FALSE\nkeyUsage=digitalSignature,keyEncipherment\nextendedKeyUsage=serverAuth\n' > "$tls/ext"
+    openssl x509 -req -in "$tls/server.csr" -CA "$tls/ca.pem" -CAkey "$tls/ca.key" -CAcreateserial -days 2 \
+        -extfile "$tls/ext" -out "$tls/server.pem" 2>/dev/null
+    chmod 755 "$tls"
+    chmod 644 "$tls"/*
+    .build/release/scale-curve --write-document "$work/catalog"
+    NGINX_TLS_DIR="$tls" start_nginx "$work/nginx" "$work/catalog"
+}
+
 stop_nginx() {
     if [ -n "${nginx_pid:-}" ]; then
         kill "$nginx_pid" 2>/dev/null || true

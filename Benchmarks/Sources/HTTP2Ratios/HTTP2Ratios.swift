@@ -39,11 +39,29 @@ struct HTTP2Ratios: AsyncParsableCommand {
     @Option(help: "The calls, comma-separated: get, post.")
     var operations = "get,post"
 
+    @Option(
+        help: """
+            Instead of measuring, make this many calls one after another with one client and exit, for a profiler \
+            (profile-h2.sh): <client>-<get|post>, client one of raw, nio, ahc, nio1.
+            """)
+    var loop: String?
+
+    @Option(help: "How many calls --loop makes.")
+    var calls = 1_000
+
     func run() async throws {
         guard let url = URL(string: baseURL) else { throw ValidationError("--base-url is not a URL") }
         let harness = try HTTP2Harness(baseURL: url, caFile: caFile)
         defer { harness.shutdown() }
         try await harness.checkProtocols()
+        if let loop {
+            let parts = loop.split(separator: "-").map(String.init)
+            guard parts.count == 2, let client = HTTP2Harness.Client(shortName: parts[0]),
+                let operation = HTTP2Harness.Operation(rawValue: parts[1])
+            else { throw ValidationError("--loop takes <raw|nio|ahc|nio1>-<get|post>, not \(loop)") }
+            for _ in 0..<calls { try await harness.call(operation, with: client) }
+            return
+        }
         print("operation,client,tasks,calls_per_second,p50_ms,p99_ms,ratio_to_baseline")
         for operation in operations.split(separator: ",").map(String.init) {
             guard let operation = HTTP2Harness.Operation(rawValue: operation) else { throw ValidationError("no call \(operation)") }
@@ -126,6 +144,17 @@ final class HTTP2Harness: Sendable {
         case nioHTTP2 = "RetroSwift + NIOTransport, HTTP/2"
         case asyncHTTPClientTransport = "RetroSwift + AsyncHTTPClientTransport, HTTP/2"
         case nioHTTP1 = "RetroSwift + NIOTransport, HTTP/1.1 (8 connections)"
+
+        /// Its name on the command line (`--loop`).
+        init?(shortName: String) {
+            switch shortName {
+            case "raw": self = .rawAsyncHTTPClient
+            case "nio": self = .nioHTTP2
+            case "ahc": self = .asyncHTTPClientTransport
+            case "nio1": self = .nioHTTP1
+            default: return nil
+            }
+        }
 
         /// What nginx must report for it.
         var expectedProtocol: String { self == .nioHTTP1 ? "HTTP/1.1" : "HTTP/2.0" }
