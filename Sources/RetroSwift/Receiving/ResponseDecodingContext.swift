@@ -8,6 +8,8 @@ public struct ResponseDecodingContext: Sendable {
     public let endpoint: EndpointIdentity
     /// The domain's limits; streamed responses read ``ResponseLimits/maxStreamElementBytes`` from them.
     let responseLimits: ResponseLimits
+    /// The endpoint's converter, else the domain's; `nil` is JSON through ``decoder``.
+    let converter: (any BodyConverter)?
 
     /// Creates a context; tests of custom response types use this.
     ///
@@ -15,8 +17,13 @@ public struct ResponseDecodingContext: Sendable {
     ///   - decoder: The JSON decoder.
     ///   - endpoint: The endpoint being called, for errors.
     ///   - responseLimits: The limits the response is held to; ``ResponseLimits/default`` unless given.
-    public init(decoder: JSONDecoder, endpoint: EndpointIdentity, responseLimits: ResponseLimits = .default) {
+    ///   - converter: Decodes bodies in place of `decoder`, as an endpoint's or domain's converter does; `nil` unless given.
+    public init(
+        decoder: JSONDecoder, endpoint: EndpointIdentity, responseLimits: ResponseLimits = .default,
+        converter: (any BodyConverter)? = nil
+    ) {
         self.decoder = decoder
+        self.converter = converter
         self.endpoint = endpoint
         self.responseLimits = responseLimits
     }
@@ -40,6 +47,7 @@ public struct ResponseDecodingContext: Sendable {
         guard let decodable = T.self as? any Decodable.Type else {
             throw RequestError(.undecodableResponse, endpoint: endpoint, reason: "\(T.self) is not Decodable", response: response)
         }
+        try checkMediaType(of: response)
         return try decodeJSON(decodable, as: T.self, from: response)
     }
 
@@ -54,7 +62,51 @@ public struct ResponseDecodingContext: Sendable {
     }
 
     private func decodeJSON<Value: Decodable, T>(_: Value.Type, as _: T.Type, from response: HttpOperationResult) throws -> T {
-        try cast(decodeJSON(Value.self, from: response))
+        guard let converter else { return try cast(decodeJSON(Value.self, from: response)) }
+        do {
+            return try cast(converter.decode(Value.self, from: response.data))
+        } catch let error as RequestError {
+            throw error
+        } catch {
+            throw RequestError(
+                .undecodableResponse, endpoint: endpoint,
+                reason: "the HTTP \(response.statusCode) body does not decode as \(Value.self) with \(type(of: converter)): "
+                    + Self.describe(error),
+                response: response, underlyingError: error
+            )
+        }
+    }
+
+    /// Throws ``RequestError/Kind/unreadableMediaType`` when the response names a media type the converter does not
+    /// read, so an HTML page answering a JSON endpoint says what came back instead of failing to decode; a response
+    /// without a `Content-Type` is decoded.
+    func checkMediaType(of response: HttpOperationResult) throws {
+        guard let contentType = response.header("Content-Type") else { return }
+        let mediaType = MediaRanges.essence(of: contentType)
+        let readable = converter?.readableMediaTypes ?? JSONConverter.readable
+        guard !MediaRanges.matches(mediaType, anyOf: readable) else { return }
+        let format = converter.map { "\(type(of: $0))" } ?? "the JSON decoder"
+        throw RequestError(
+            .unreadableMediaType, endpoint: endpoint,
+            reason: "the HTTP \(response.statusCode) response is \(mediaType.isEmpty ? "of no media type" : mediaType), which "
+                + "\(format) does not read (it reads \(readable.joined(separator: ", "))); \(Self.preview(of: response, mediaType))",
+            response: response)
+    }
+
+    /// The characters a message quotes from a body: a text, JSON or XML body's first 200, whitespace collapsed,
+    /// since those are what explain a wrong answer (a login page, a proxy's error); only the size of any other.
+    static func preview(of response: HttpOperationResult, _ mediaType: String) -> String {
+        let body = response.data
+        if body.isEmpty { return "the body is empty" }
+        let isText =
+            mediaType.hasPrefix("text/") || mediaType.hasSuffix("+json") || mediaType.hasSuffix("+xml")
+            || mediaType == "application/json" || mediaType == "application/xml"
+        guard isText else { return "the body is \(body.count) bytes" }
+        let limit = 200
+        let text = String(decoding: body.prefix(limit * 4), as: UTF8.self)
+            .split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+        let quoted = text.prefix(limit)
+        return "the body begins: " + quoted + (quoted.endIndex < text.endIndex || body.count > limit * 4 ? "…" : "")
     }
 
     /// JSON-decodes `type` from the body, wrapping failures in a ``RequestError`` that names the endpoint.

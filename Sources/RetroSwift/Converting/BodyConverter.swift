@@ -1,0 +1,104 @@
+import Foundation
+
+/// Turns values into request bodies and response bodies into values, in one format (Retrofit's converter): JSON,
+/// text, bytes, forms, property lists, or your own.
+///
+/// A domain's ``Domain/converter`` decides the format of its endpoints' `@Body` fields and decoded responses; an
+/// endpoint may choose another with `converter:` in its declaration. `@JsonBody` always sends JSON with the domain's
+/// ``Domain/jsonEncoder``. A response whose `Content-Type` is a media type the converter does not read fails with a
+/// ``RequestError`` of kind ``RequestError/Kind/unreadableMediaType`` before any decoding; one without a
+/// `Content-Type` is decoded.
+public protocol BodyConverter: Sendable {
+    /// The media type of the bodies it writes, sent as `Content-Type` unless the declaration sets one.
+    var contentType: String { get }
+    /// The media types it reads, sent as `Accept` unless the declaration sets one: `type/subtype`, `type/*`,
+    /// `*/*`, or `*/*+suffix` for any type with a structured syntax suffix (`*/*+json`).
+    var readableMediaTypes: [String] { get }
+    /// Whether it can encode values of `type` (asked once per endpoint, when its declaration is checked).
+    ///
+    /// - Parameter type: The type of a `@Body` field's value, `Optional` unwrapped.
+    /// - Returns: `false` makes the declaration a mistake that ``Domain/validateEndpoints()`` reports.
+    func canEncode(_ type: Any.Type) -> Bool
+    /// Whether it can decode values of `type` (asked once per endpoint, when its declaration is checked).
+    ///
+    /// - Parameter type: The endpoint's declared response type.
+    /// - Returns: `false` makes the declaration a mistake that ``Domain/validateEndpoints()`` reports.
+    func canDecode(_ type: Any.Type) -> Bool
+    /// Encodes a request body.
+    ///
+    /// - Parameter value: The `@Body` field's value.
+    /// - Returns: The body's bytes.
+    /// - Throws: Any error; RetroSwift wraps it in a ``RequestError`` of kind ``RequestError/Kind/unencodableBody``.
+    func encode<Value: Encodable>(_ value: Value) throws -> Data
+    /// Decodes a response body.
+    ///
+    /// - Parameters:
+    ///   - type: The type to decode.
+    ///   - body: The response body.
+    /// - Returns: The decoded value.
+    /// - Throws: Any error; RetroSwift wraps it in a ``RequestError`` of kind ``RequestError/Kind/undecodableResponse``.
+    func decode<Value: Decodable>(_ type: Value.Type, from body: Data) throws -> Value
+}
+
+extension BodyConverter {
+    /// Whether `mediaType` (lowercased, without parameters) is one of ``readableMediaTypes``.
+    func reads(mediaType: String) -> Bool {
+        MediaRanges.matches(mediaType, anyOf: readableMediaTypes)
+    }
+}
+
+/// Matching media types against ranges such as `text/*` and `*/*+json`.
+enum MediaRanges {
+    static func matches(_ mediaType: String, anyOf ranges: [String]) -> Bool {
+        ranges.contains { range in
+            let range = range.lowercased()
+            if range == "*/*" || range == mediaType { return true }
+            if range.hasPrefix("*/*+") { return mediaType.hasSuffix(range.dropFirst(3)) }
+            if range.hasSuffix("/*") { return mediaType.hasPrefix(range.dropLast()) }
+            return false
+        }
+    }
+
+    /// The media type of a `Content-Type` value: lowercased, parameters and surrounding whitespace dropped.
+    static func essence(of contentType: String) -> String {
+        (contentType.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
+            .trimmingCharacters(in: .whitespaces).lowercased()
+    }
+}
+
+/// JSON, through a `JSONEncoder` and a `JSONDecoder`: the format of a domain that sets no other. Writes
+/// `application/json`; reads `application/json`, any `+json` type and `text/json`.
+public struct JSONConverter: BodyConverter, @unchecked Sendable {
+    // @unchecked: the coders are classes; RetroSwift never changes them after they are handed over, as with the
+    // domain's jsonEncoder and jsonDecoder.
+    /// Encodes request bodies.
+    public let encoder: JSONEncoder
+    /// Decodes response bodies.
+    public let decoder: JSONDecoder
+
+    /// A JSON converter.
+    ///
+    /// - Parameters:
+    ///   - encoder: Encodes request bodies; a plain `JSONEncoder` unless given.
+    ///   - decoder: Decodes response bodies; a plain `JSONDecoder` unless given.
+    public init(encoder: JSONEncoder = JSONEncoder(), decoder: JSONDecoder = JSONDecoder()) {
+        self.encoder = encoder
+        self.decoder = decoder
+    }
+
+    /// `application/json`.
+    public var contentType: String { "application/json" }
+    /// `application/json`, `*/*+json`, `text/json`.
+    public var readableMediaTypes: [String] { Self.readable }
+    static let readable = ["application/json", "*/*+json", "text/json"]
+    /// Any `Encodable`.
+    public func canEncode(_ type: Any.Type) -> Bool { type is any Encodable.Type }
+    /// Any `Decodable`.
+    public func canDecode(_ type: Any.Type) -> Bool { type is any Decodable.Type }
+    /// Encodes with ``encoder``.
+    public func encode<Value: Encodable>(_ value: Value) throws -> Data { try encoder.encode(value) }
+    /// Decodes with ``decoder``.
+    public func decode<Value: Decodable>(_ type: Value.Type, from body: Data) throws -> Value {
+        try decoder.decode(type, from: body)
+    }
+}
