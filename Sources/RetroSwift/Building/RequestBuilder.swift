@@ -312,7 +312,7 @@ struct RequestBuilder {
     private func headersWithAccept() -> [HTTPHeader] {
         guard let converter = plan.converter ?? settings.converter, !headers.contains(where: { HeaderName.matches($0.name, "Accept") })
         else { return headers }
-        return headers + [HTTPHeader(name: "Accept", value: converter.readableMediaTypes.joined(separator: ", "))]
+        return headers + [HTTPHeader(name: "Accept", value: MediaRanges.acceptValue(for: converter.readableMediaTypes))]
     }
 
     private func encodedPath() -> String {

@@ -8,6 +8,11 @@ import Foundation
 /// ``Domain/jsonEncoder``. A response whose `Content-Type` is a media type the converter does not read fails with a
 /// ``RequestError`` of kind ``RequestError/Kind/unreadableMediaType`` before any decoding; one without a
 /// `Content-Type` is decoded.
+///
+/// `Either`'s error body and `HTTPResponse`'s body are decoded by the endpoint's converter, and so is every page of
+/// a paginated endpoint (each page is a call of it). `Data`, `String`, ``Empty`` and ``DownloadedFile`` read the
+/// body themselves. The streams of encoded items (``JSONLines``, ``JSONTextSequence`` and the `data` of
+/// ``ServerSentEvents``) stay JSON through the domain's ``Domain/jsonDecoder``: their framing is JSON's.
 public protocol BodyConverter: Sendable {
     /// The media type of the bodies it writes, sent as `Content-Type` unless the declaration sets one.
     var contentType: String { get }
@@ -51,12 +56,20 @@ extension BodyConverter {
 enum MediaRanges {
     static func matches(_ mediaType: String, anyOf ranges: [String]) -> Bool {
         ranges.contains { range in
-            let range = range.lowercased()
+            // Ranges are compared as written when already lowercase, as the built-in ones are.
+            let range = range.utf8.contains { $0 >= 0x41 && $0 <= 0x5A } ? range.lowercased() : range
             if range == "*/*" || range == mediaType { return true }
             if range.hasPrefix("*/*+") { return mediaType.hasSuffix(range.dropFirst(3)) }
             if range.hasSuffix("/*") { return mediaType.hasPrefix(range.dropLast()) }
             return false
         }
+    }
+
+    /// An `Accept` value for `ranges`: `*/*+suffix` is RetroSwift's own spelling, not a range `Accept` may carry
+    /// (RFC 9110 §12.5.1), so it is left out; `*/*` when nothing is left.
+    static func acceptValue(for ranges: [String]) -> String {
+        let sendable = ranges.filter { !$0.hasPrefix("*/*+") }
+        return sendable.isEmpty ? "*/*" : sendable.joined(separator: ", ")
     }
 
     /// The media type of a `Content-Type` value: lowercased, parameters and surrounding whitespace dropped.

@@ -82,6 +82,8 @@ public struct ResponseDecodingContext: Sendable {
     /// without a `Content-Type` is decoded.
     func checkMediaType(of response: HttpOperationResult) throws {
         guard let contentType = response.header("Content-Type") else { return }
+        // The common answer, checked without making strings: the default JSON path stays as cheap as before.
+        if converter == nil, Self.isApplicationJSON(contentType) { return }
         let mediaType = MediaRanges.essence(of: contentType)
         let readable = converter?.readableMediaTypes ?? JSONConverter.readable
         guard !MediaRanges.matches(mediaType, anyOf: readable) else { return }
@@ -91,6 +93,16 @@ public struct ResponseDecodingContext: Sendable {
             reason: "the HTTP \(response.statusCode) response is \(mediaType.isEmpty ? "of no media type" : mediaType), which "
                 + "\(format) does not read (it reads \(readable.joined(separator: ", "))); \(Self.preview(of: response, mediaType))",
             response: response)
+    }
+
+    /// Whether `contentType` is `application/json`, in any case, with or without parameters.
+    static func isApplicationJSON(_ contentType: String) -> Bool {
+        var bytes = contentType.utf8.makeIterator()
+        for expected in "application/json".utf8 {
+            guard let byte = bytes.next(), byte | 0x20 == expected else { return false }
+        }
+        guard let next = bytes.next() else { return true }
+        return next == UInt8(ascii: ";") || next == UInt8(ascii: " ") || next == UInt8(ascii: "\t")
     }
 
     /// The characters a message quotes from a body: a text, JSON or XML body's first 200, whitespace collapsed,

@@ -97,5 +97,11 @@ struct ConverterTests {
         #expect(!TextConverter().reads(mediaType: "application/json"))
         #expect(BytesConverter().reads(mediaType: "image/png"))
         #expect(MediaRanges.essence(of: " Text/HTML ; charset=utf-8") == "text/html")
+        #expect(ResponseDecodingContext.isApplicationJSON("Application/JSON; charset=utf-8"))
+        #expect(ResponseDecodingContext.isApplicationJSON("application/json"))
+        #expect(MediaRanges.acceptValue(for: JSONConverter().readableMediaTypes) == "application/json, text/json")
+        #expect(MediaRanges.acceptValue(for: ["*/*+xml"]) == "*/*")
+        #expect(!ResponseDecodingContext.isApplicationJSON("application/json-patch+json"))
+        #expect(!ResponseDecodingContext.isApplicationJSON("application/jso"))
     }
 }
