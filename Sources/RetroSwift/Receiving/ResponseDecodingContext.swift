@@ -95,14 +95,20 @@ public struct ResponseDecodingContext: Sendable {
             response: response)
     }
 
-    /// Whether `contentType` is `application/json`, in any case, with or without parameters.
+    /// Whether `contentType` is `application/json`, in any case, with or without parameters: the answer
+    /// ``MediaRanges/essence(of:)`` gives, for the values that start with it.
     static func isApplicationJSON(_ contentType: String) -> Bool {
         var bytes = contentType.utf8.makeIterator()
         for expected in "application/json".utf8 {
-            guard let byte = bytes.next(), byte | 0x20 == expected else { return false }
+            // Only A-Z are folded: `| 0x20` on any byte would also take a control byte 0x0F for the `/`.
+            guard let byte = bytes.next(), (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) == expected else { return false }
         }
-        guard let next = bytes.next() else { return true }
-        return next == UInt8(ascii: ";") || next == UInt8(ascii: " ") || next == UInt8(ascii: "\t")
+        // Whitespace may follow the type, then only the end or `;` ("application/json x" is another media type).
+        while let next = bytes.next() {
+            if next == UInt8(ascii: ";") { return true }
+            guard next == UInt8(ascii: " ") || next == UInt8(ascii: "\t") else { return false }
+        }
+        return true
     }
 
     /// The characters a message quotes from a body: a text, JSON or XML body's first 200, whitespace collapsed,

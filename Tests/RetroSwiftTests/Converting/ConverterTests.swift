@@ -103,5 +103,14 @@ struct ConverterTests {
         #expect(MediaRanges.acceptValue(for: ["*/*+xml"]) == "*/*")
         #expect(!ResponseDecodingContext.isApplicationJSON("application/json-patch+json"))
         #expect(!ResponseDecodingContext.isApplicationJSON("application/jso"))
+        #expect(ResponseDecodingContext.isApplicationJSON("application/json \t; charset=utf-8"))
+        #expect(!ResponseDecodingContext.isApplicationJSON("application/json x"))
+        #expect(!ResponseDecodingContext.isApplicationJSON("application\u{0F}json"))
+        // The fast path agrees with the general rule on the values it takes.
+        for value in ["Application/JSON; charset=utf-8", "application/json  ", "application/json x", "application\u{0F}json"] {
+            #expect(
+                ResponseDecodingContext.isApplicationJSON(value) == (MediaRanges.essence(of: value) == "application/json"),
+                "\(value)")
+        }
     }
 }
