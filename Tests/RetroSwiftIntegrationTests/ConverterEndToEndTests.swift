@@ -15,6 +15,11 @@ struct ConverterEndToEndTests {
         var tries: Int
     }
 
+    private struct Session: Codable, Equatable {
+        var token: String
+        var user: String
+    }
+
     private struct LoginRequest {
         @Body var login = Login(user: "a b&c", remember: true, tries: 2)
     }
@@ -23,11 +28,44 @@ struct ConverterEndToEndTests {
         @Body var user = User(name: "plist")
     }
 
+    private struct NoteRequest {
+        @Body var note = "héllo ✓ & more"
+    }
+
+    private struct BlobRequest {
+        @Body var blob = Data((0...255).map { UInt8($0) })
+    }
+
     // @unchecked Sendable: the fixture adds only endpoint wrappers, set up in init and never reassigned.
     private final class Api: Domain, @unchecked Sendable {
         @Get("/user") var user: () async throws -> User
-        @Post("/login", converter: FormConverter()) var login: (LoginRequest) async throws -> Empty
+        @Post("/login", converter: FormConverter()) var login: (LoginRequest) async throws -> Session
         @Post("/plist", converter: PropertyListConverter()) var plist: (PlistRequest) async throws -> User
+        @Post("/text", converter: TextConverter()) var note: (NoteRequest) async throws -> String
+        @Post("/bytes", converter: BytesConverter()) var blob: (BlobRequest) async throws -> Data
+    }
+
+    /// Answers each converter's endpoint in its format, from what it was sent, so a round trip proves both ways.
+    private static func respond(_ request: RecordedRequest) -> ScriptedResponse {
+        switch request.target {
+        case "/login":
+            return ScriptedResponse(
+                status: 200, headers: [("Content-Type", "application/x-www-form-urlencoded")],
+                body: Data("user=a+b%26c&token=t%C3%B6k+1".utf8))
+        case "/plist":
+            let user = (try? PropertyListDecoder().decode(User.self, from: request.body)) ?? User(name: "?")
+            let body = (try? PropertyListEncoder().encode(User(name: user.name + " back"))) ?? Data()
+            return ScriptedResponse(status: 200, headers: [("Content-Type", "application/x-plist")], body: body)
+        case "/text":
+            return ScriptedResponse(
+                status: 200, headers: [("Content-Type", "text/plain; charset=utf-8")],
+                body: Data("got: ".utf8) + request.body)
+        case "/bytes":
+            return ScriptedResponse(
+                status: 200, headers: [("Content-Type", "application/octet-stream")], body: Data(request.body.reversed()))
+        default:
+            return ScriptedResponse(status: 404)
+        }
     }
 
     @Test(
@@ -56,34 +94,41 @@ struct ConverterEndToEndTests {
     }
 
     @Test(
-        "A form and a property list body go in the converter's format, with its Content-Type and Accept", arguments: TransportKind.allCases)
-    func formAndPlist(kind: TransportKind) async throws {
-        let plist = try PropertyListEncoder().encode(User(name: "back"))
-        try await withServer(
-            kind,
-            respond: { request in
-                request.target == "/plist"
-                    ? ScriptedResponse(status: 200, headers: [("Content-Type", "application/x-plist")], body: plist)
-                    : ScriptedResponse(status: 204)
-            }
-        ) { transport, server in
+        "Text, bytes, a form and a property list go out in the converter's format with its Content-Type and Accept, and come back",
+        arguments: TransportKind.allCases)
+    func roundTrips(kind: TransportKind) async throws {
+        try await withServer(kind, respond: Self.respond) { transport, server in
             // Given
             let api = Api(transport: transport)
 
             // When
-            _ = try await api.login(LoginRequest())
+            let session = try await api.login(LoginRequest())
             let user = try await api.plist(PlistRequest())
+            let note = try await api.note(NoteRequest())
+            let blob = try await api.blob(BlobRequest())
 
-            // Then
-            #expect(user == User(name: "back"))
+            // Then the answers decode in each format
+            #expect(session == Session(token: "tök 1", user: "a b&c"))
+            #expect(user == User(name: "plist back"))
+            #expect(note == "got: héllo ✓ & more")
+            #expect(blob == Data((0...255).reversed().map { UInt8($0) }))
+            // and each request went out in its converter's format, with its media types
             let login = try #require(server.requests.first { $0.target == "/login" })
             #expect(String(decoding: login.body, as: UTF8.self) == "remember=true&tries=2&user=a+b%26c")
             #expect(login.header("Content-Type") == "application/x-www-form-urlencoded")
             #expect(login.header("Accept") == "application/x-www-form-urlencoded")
-            let sent = try #require(server.requests.first { $0.target == "/plist" })
-            #expect(try PropertyListDecoder().decode(User.self, from: sent.body) == User(name: "plist"))
-            #expect(sent.header("Content-Type") == "application/x-plist")
-            #expect(sent.header("Accept") == "application/x-plist, application/plist")
+            let plist = try #require(server.requests.first { $0.target == "/plist" })
+            #expect(try PropertyListDecoder().decode(User.self, from: plist.body) == User(name: "plist"))
+            #expect(plist.header("Content-Type") == "application/x-plist")
+            #expect(plist.header("Accept") == "application/x-plist, application/plist")
+            let text = try #require(server.requests.first { $0.target == "/text" })
+            #expect(text.body == Data("héllo ✓ & more".utf8))
+            #expect(text.header("Content-Type") == "text/plain; charset=utf-8")
+            #expect(text.header("Accept") == "text/*")
+            let bytes = try #require(server.requests.first { $0.target == "/bytes" })
+            #expect(bytes.body == Data((0...255).map { UInt8($0) }))
+            #expect(bytes.header("Content-Type") == "application/octet-stream")
+            #expect(bytes.header("Accept") == "*/*")
         }
     }
 }
