@@ -55,6 +55,9 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.100.0"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.26.0"),
+        // NIOTransport's HTTP/2 (its inline stream multiplexer), behind NIO; the scripted server's h2, behind
+        // TransportConformance.
+        .package(url: "https://github.com/apple/swift-nio-http2", from: "1.46.0"),
         // 2.34 or newer: NIOTransport verifies chains itself and reports the verified one
         // (`NIOSSLClientHandler(context:serverHostname:customVerificationCallbackWithMetadata:)`).
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.34.0"),
@@ -100,6 +103,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["NIO"])),
                 .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["NIO"])),
                 .product(name: "NIOTLS", package: "swift-nio", condition: .when(traits: ["NIO"])),
+                .product(name: "NIOHTTP2", package: "swift-nio-http2", condition: .when(traits: ["NIO"])),
                 .product(name: "NIOHTTPCompression", package: "swift-nio-extras", condition: .when(traits: ["NIO"])),
                 .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["NIO"])),
                 .product(name: "X509", package: "swift-certificates", condition: .when(traits: ["NIO"])),
@@ -136,11 +140,17 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["TransportConformance"])),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio", condition: .when(traits: ["TransportConformance"])),
                 .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["TransportConformance"])),
+                .product(name: "NIOHTTP2", package: "swift-nio-http2", condition: .when(traits: ["TransportConformance"])),
+                .product(name: "NIOTLS", package: "swift-nio", condition: .when(traits: ["TransportConformance"])),
                 .product(name: "X509", package: "swift-certificates", condition: .when(traits: ["TransportConformance"])),
                 .product(name: "Crypto", package: "swift-crypto", condition: .when(traits: ["TransportConformance"])),
                 .product(name: "SwiftASN1", package: "swift-asn1", condition: .when(traits: ["TransportConformance"])),
             ],
-            swiftSettings: strict + [.define("ConformanceTLS", .when(traits: ["TransportConformance"]))]
+            swiftSettings: strict + [
+                .define("ConformanceTLS", .when(traits: ["TransportConformance"])),
+                // Its scripted server speaks HTTP/2 too (Server/TestServer+HTTP2.swift).
+                .define("ConformanceHTTP2", .when(traits: ["TransportConformance"])),
+            ]
         ),
         // The same sources (symlinked) compiled whatever the traits, for RetroSwift's own tests: the scripted server of
         // the end-to-end suites and the conformance suite, which a plain `swift test` then runs too. Not a product, so
@@ -157,11 +167,16 @@ let package = Package(
                 // plain run, the address sanitizer's) compile no BoringSSL, of which SwiftNIO SSL and swift-crypto each
                 // have a copy.
                 .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["TransportConformance"])),
+                .product(name: "NIOHTTP2", package: "swift-nio-http2", condition: .when(traits: ["TransportConformance"])),
+                .product(name: "NIOTLS", package: "swift-nio", condition: .when(traits: ["TransportConformance"])),
                 .product(name: "X509", package: "swift-certificates", condition: .when(traits: ["TransportConformance"])),
                 .product(name: "Crypto", package: "swift-crypto", condition: .when(traits: ["TransportConformance"])),
                 .product(name: "SwiftASN1", package: "swift-asn1", condition: .when(traits: ["TransportConformance"])),
             ],
-            swiftSettings: strict + [.define("TransportConformance"), .define("ConformanceTLS", .when(traits: ["TransportConformance"]))]
+            swiftSettings: strict + [
+                .define("TransportConformance"), .define("ConformanceTLS", .when(traits: ["TransportConformance"])),
+                .define("ConformanceHTTP2", .when(traits: ["TransportConformance"])),
+            ]
         ),
         .testTarget(
             name: "RetroSwiftIntegrationTests",
@@ -186,6 +201,8 @@ let package = Package(
             name: "TransportConformanceMutantTests",
             dependencies: [
                 "RetroSwift", "RetroSwiftURLSession", "RetroSwiftTestServer",
+                // The HTTP/2 cases' mutants wrap NIOTransport (HTTP2MutantTests.swift).
+                .target(name: "RetroSwiftNIO", condition: .when(traits: ["NIO"])),
                 .target(name: "RetroSwiftAsyncHTTPClient", condition: .when(traits: ["AsyncHTTPClient"])),
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["AsyncHTTPClient"])),
             ],

@@ -29,7 +29,7 @@ let package = Package(
                 "BodyCases.swift", "CacheCases.swift", "ConformanceApi.swift", "ConformanceContext.swift", "ConnectionCases.swift",
                 "ConnectionReuseCases.swift", "FramingCases.swift", "ProgressCases.swift", "RedirectCases.swift", "RequestCases.swift",
                 "ResponseFieldCases.swift", "StatusCases.swift", "StreamCases.swift", "TimingCases.swift", "TimeoutCases.swift",
-                "URLCases.swift",
+                "URLCases.swift", "HTTP2Cases.swift", "HTTP1OnlyCases.swift", "TestServer+HTTP2.swift",
                 "TransportConformance.swift", "TransportConformanceCase.swift", "TransportConformanceFailure.swift",
                 "TransportLimitation.swift", "TLSCases.swift", "TestCertificateAuthority.swift",
                 // The shipped transports' known limitations, a folder of the main package's test server only.

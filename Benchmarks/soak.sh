@@ -14,13 +14,18 @@
 #
 #   Benchmarks/soak.sh [--transport urlsession|asynchttpclient|nio] [--seconds 60] [--tasks 64] [...]   KEEPALIVE=50
 #   Benchmarks/soak.sh --faults [--transport ...] [--timeout 1] [...]
+#
+# Latency mode (--latency): how late a 0.5 s timeout fires and how long a cancelled call takes to end, alone and then
+# beside --tasks tasks moving 8 MiB downloads and uploads on the same transport (--load downloads|uploads|both), against
+# the fault server; prints the percentiles of both phases and their ratio.
+#   Benchmarks/soak.sh --latency [--transport ...] [--tasks 8] [--probes 40] [--load both]
 set -euo pipefail
 cd "$(dirname "$0")"
 source ./nginx.sh
 
 swift build -c release --product soak
 for arg in "$@"; do
-    if [ "$arg" = "--faults" ]; then exec .build/release/soak "$@"; fi
+    if [ "$arg" = "--faults" ] || [ "$arg" = "--latency" ]; then exec .build/release/soak "$@"; fi
 done
 serve_catalog "${KEEPALIVE:-50}" on
 status=0

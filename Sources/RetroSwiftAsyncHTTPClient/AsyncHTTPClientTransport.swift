@@ -118,7 +118,8 @@
         /// async-http-client writes a body's end once the body is handed over, and fails the call when that write
         /// fails; an early answer with `Connection: close` (a 413 before the upload was read) closes the connection
         /// under an end still queued behind megabytes of body, and the answer it read was lost (one run in two under
-        /// load). Through ``BodyByteStream/upload(on:gate:)`` the end waits for the body to reach the socket.
+        /// load). Through ``BodyByteStream/upload(on:gate:)`` at most a chunk goes ahead of the connection, and the end
+        /// follows the write that completes the body at once.
         private func makeRequest(_ params: HttpRequestParams, url: String) throws -> (HTTPClient.Request, upload: BodyByteStream?) {
             var headers = HTTPHeaders()
             for header in params.headerFields {

@@ -78,38 +78,63 @@
 
         /// Hands a request body that is not sent whole (a file, a stream, bytes past
         /// ``AsyncHTTPClientTransport/wholeBodyLimit``) to async-http-client, one chunk ahead of the connection: each
-        /// write is waited for (the connection's backpressure) while the next chunk is read; the body ends once the last
-        /// chunk is on the socket.
+        /// write is waited for (the connection's backpressure) while the next chunk is read.
+        ///
+        /// Every write, and the body's end, is handed over on `eventLoop`, the call's own (the task's) event loop, and
+        /// the end in the same turn of the loop as the write that completes the announced length. async-http-client
+        /// 1.37 never gives a connection back to its pool when a body's end comes after the server's whole answer to
+        /// it (a server answers once it has read `Content-Length` bytes, before the client has said "end", which
+        /// puts nothing on the wire): the connection stayed leased, and after eight such uploads every call to the host
+        /// waited for a connection until its timeout. A body of unknown length goes chunked, and its end is the last
+        /// chunk the server waits for, so it can come whenever the body's source ends.
         ///
         /// A server may answer with a status of 300 or more before it has read the whole body: async-http-client then
-        /// pauses the body for good and ends the call only once the writer finishes. `gate` tells the writer the bytes
-        /// on the socket, and that the whole answer arrived (or the call ended), upon which it finishes without sending
-        /// the rest.
+        /// pauses the body for good and ends the call only once the writer finishes. `gate` tells the writer that the
+        /// whole answer arrived (or the call ended), upon which it ends the body without sending the rest.
         ///
-        /// The end is not handed over before the last chunk is on the socket: async-http-client fails the call when the
-        /// write of the body's end fails, and an answer with `Connection: close` closes the connection under a queued
-        /// end, which then dropped the answer it had read (a 413 before an 8 MiB upload was read, one run in two under
-        /// load).
+        /// - Parameters:
+        ///   - eventLoop: The event loop of the call's task (`HTTPClient.EventLoopPreference.delegate(on:)`).
+        ///   - gate: What the call learns that stops the writer.
+        /// - Returns: The body for the request.
         func upload(on eventLoop: any EventLoop, gate: UploadGate) -> HTTPClient.Body {
             .stream(contentLength: length) { writer in
                 let finished = eventLoop.makePromise(of: Void.self)
-                finished.completeWithTask {
-                    var chunks = makeAsyncIterator()
-                    var next = try await chunks.next()
-                    var handed: Int64 = 0
-                    while let chunk = next {
-                        handed += Int64(chunk.readableBytes)
-                        let written = writer.write(.byteBuffer(chunk))
-                        next = try await chunks.next()
-                        guard next != nil else {
-                            await gate.waitUntilSent(handed)
-                            return
-                        }
-                        guard await gate.waitUntilTaken(written) else { return }
+                Task {
+                    do {
+                        try await write(to: writer, on: eventLoop, gate: gate, finishing: finished)
+                    } catch {
+                        // Thrown only before the end was handed over: a chunk that could not be read.
+                        finished.fail(error)
                     }
                 }
                 return finished.futureResult
             }
+        }
+
+        /// Writes the body's chunks one ahead of the connection and ends it (succeeds `finished`) once, on `eventLoop`.
+        private func write(
+            to writer: HTTPClient.Body.StreamWriter, on eventLoop: any EventLoop, gate: UploadGate,
+            finishing finished: EventLoopPromise<Void>
+        ) async throws {
+            var chunks = makeAsyncIterator()
+            var next = try await chunks.next()
+            var handed: Int64 = 0
+            while let chunk = next {
+                handed += Int64(chunk.readableBytes)
+                let completesLength = length.map { handed >= $0 } ?? false
+                let written = try await eventLoop.submit {
+                    let written = writer.write(.byteBuffer(chunk))
+                    if completesLength { finished.succeed() }
+                    return written
+                }.get()
+                if completesLength { return }
+                next = try await chunks.next()
+                guard next != nil, await gate.waitUntilTaken(written) else {
+                    eventLoop.execute { finished.succeed() }
+                    return
+                }
+            }
+            eventLoop.execute { finished.succeed() }
         }
 
         struct Iterator: AsyncIteratorProtocol {
@@ -121,16 +146,13 @@
         }
     }
 
-    /// Paces a request body's writer by what the call learns: each write taken, the bytes on the socket, and the end of
-    /// the call (the server answered in full, or the call is over), after which nothing more is waited for.
+    /// Paces a request body's writer by what the call learns: each write taken, and the end of the call (the server
+    /// answered in full, or the call is over), after which nothing more is waited for.
     final class UploadGate: Sendable {
         private struct State {
             /// The server answered in full, or the call ended: the writer waits for nothing more.
             var released = false
-            /// The body's bytes written to the socket so far.
-            var sent: Int64 = 0
             var takenWaiter: CheckedContinuation<Bool, Never>?
-            var sentWaiter: (continuation: CheckedContinuation<Void, Never>, bytes: Int64)?
         }
 
         private let state = NIOLockedValueBox(State())
@@ -159,41 +181,14 @@
             }
         }
 
-        /// Waits until `bytes` of the body are on the socket, or the gate is released.
-        func waitUntilSent(_ bytes: Int64) async {
-            await withCheckedContinuation { continuation in
-                let ready = state.withLockedValue { state in
-                    if state.released || state.sent >= bytes { return true }
-                    state.sentWaiter = (continuation, bytes)
-                    return false
-                }
-                if ready { continuation.resume() }
-            }
-        }
-
-        /// `count` more bytes of the body were written to the socket.
-        func sent(_ count: Int) {
-            let waiter = state.withLockedValue { state -> CheckedContinuation<Void, Never>? in
-                state.sent += Int64(count)
-                guard let waiter = state.sentWaiter, state.sent >= waiter.bytes else { return nil }
-                state.sentWaiter = nil
-                return waiter.continuation
-            }
-            waiter?.resume()
-        }
-
         /// The server's answer arrived whole, or the call ended: the writer stops waiting, for good.
         func release() {
-            let (taken, sent) = state.withLockedValue { state in
+            let taken = state.withLockedValue { state in
                 state.released = true
-                defer {
-                    state.takenWaiter = nil
-                    state.sentWaiter = nil
-                }
-                return (state.takenWaiter, state.sentWaiter?.continuation)
+                defer { state.takenWaiter = nil }
+                return state.takenWaiter
             }
             taken?.resume(returning: false)
-            sent?.resume()
         }
     }
 #endif

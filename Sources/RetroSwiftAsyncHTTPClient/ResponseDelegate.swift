@@ -126,12 +126,14 @@
             func attempt() async throws -> HttpOperationResult {
                 let delegate = ResponseDelegate(params: params, timeout: timeout, temporaryDirectory: temporaryDirectory)
                 var request = request
-                if let upload { request.body = upload.upload(on: client.eventLoopGroup.any(), gate: delegate.gate) }
+                // The call's task runs on this loop, where the body's writes and end are handed over.
+                let eventLoop = client.eventLoopGroup.next()
+                if let upload { request.body = upload.upload(on: eventLoop, gate: delegate.gate) }
                 return try await withTaskCancellationHandler {
                     try await withCheckedThrowingContinuation { continuation in
                         delegate.start(continuation)
                         delegate.attach(
-                            client.execute(request: request, delegate: delegate, eventLoop: .indifferent, deadline: nil),
+                            client.execute(request: request, delegate: delegate, eventLoop: .delegate(on: eventLoop), deadline: nil),
                             headDeadline: headDeadline)
                     }
                 } onCancel: {
@@ -201,7 +203,6 @@
         }
 
         func didSendRequestPart(task: HTTPClient.Task<Void>, _ part: IOData) {
-            gate.sent(part.readableBytes)
             // On the socket: the exchange moved, and its silence starts again.
             let sent = shared.withLockedValue { shared in
                 shared.requestActivity = .now()

@@ -20,14 +20,18 @@
             var streamConnectionsPerOrigin: Int
             var idleTimeout: TimeAmount
             var connectTimeout: TimeAmount
+            var httpVersion: NIOTransport.HTTPVersion = .automatic
+            var resendsUnprocessedStreams = true
         }
 
-        private struct State {
+        struct State {
             var origins: [OriginKey: OriginPool] = [:]
             /// The origin the last call went to: most transports talk to one.
             var lastOrigin: OriginPool?
             /// Every connection open, to close them at shutdown.
             var connections: [ObjectIdentifier: HTTP1Connection] = [:]
+            /// Every HTTP/2 connection open (ConnectionPool+HTTP2.swift).
+            var http2Connections: [ObjectIdentifier: HTTP2Connection] = [:]
             var isShutDown = false
 
             /// The origin of `key`, made when none is open.
@@ -49,14 +53,14 @@
 
         let settings: Settings
         let tls: TLSConnector
-        private let state = NIOLockedValueBox(State())
+        let state = NIOLockedValueBox(State())
 
         init(settings: Settings, tls: TLSConnector) {
             self.settings = settings
             self.tls = tls
         }
 
-        private func limit(of key: OriginKey) -> Int {
+        func limit(of key: OriginKey) -> Int {
             key.forStreams ? settings.streamConnectionsPerOrigin : settings.connectionsPerOrigin
         }
 
@@ -68,6 +72,7 @@
         func lease(_ call: NIOCall, freshConnection: Bool = false) {
             enum Next {
                 case run(HTTP1Connection)
+                case runStream(HTTP2Connection)
                 case connect(OriginPool, owner: NIOCall?)
                 case wait
                 case fail(NIOTransportFailure)
@@ -79,6 +84,11 @@
                 if freshConnection {
                     origin.open += 1
                     return .connect(origin, owner: call)
+                }
+                // An HTTP/2 connection with a stream to spare comes first: it needs no connection of its own.
+                if let connection = origin.http2.first(where: \.hasCapacity) {
+                    connection.activeStreams += 1
+                    return .runStream(connection)
                 }
                 while let connection = origin.idle.popLast() {
                     // A connection the server closed while idle is never handed out, even before its handler has seen
@@ -95,6 +105,8 @@
             switch next {
             case .run(let connection):
                 connection.run(call)
+            case .runStream(let connection):
+                connection.startStream(call)
             case .connect(let origin, let owner):
                 startWaiting(call)
                 connect(origin, owner: owner)
@@ -137,6 +149,20 @@
 
         private func connect(_ origin: OriginPool, owner: NIOCall?) {
             let eventLoop = settings.group.next()
+            let version = settings.httpVersion
+            let forwarded = origin.key.proxy.map { !ProxyRoute.tunnels(origin.key, through: $0) } ?? false
+            if version != .http1Only, !forwarded, origin.key.isTLS || version == .http2PriorKnowledge {
+                // HTTP/2 by ALPN over TLS (or HTTP/1.1 if the server picks it), or with prior knowledge; a forward proxy
+                // takes HTTP/1.1 requests only.
+                HTTP2Connection.connect(to: origin, on: eventLoop, pool: self) { [self] result in
+                    switch result {
+                    case .success(.http1(let connection)): connected(connection, owner: owner)
+                    case .success(.http2(let connection)): connected(connection, owner: owner)
+                    case .failure(let failure): connectFailed(origin, failure, owner: owner)
+                    }
+                }
+                return
+            }
             HTTP1Connection.connect(to: origin, on: eventLoop, pool: self) { [self] result in
                 switch result {
                 case .success(let connection): connected(connection, owner: owner)
@@ -163,7 +189,7 @@
             }
         }
 
-        private func connectFailed(_ origin: OriginPool, _ failure: NIOTransportFailure, owner: NIOCall?) {
+        func connectFailed(_ origin: OriginPool, _ failure: NIOTransportFailure, owner: NIOCall?) {
             // The failure answers the call that asked for the connection, or the first waiting; the next waiting call,
             // if any, gets an attempt of its own, so that every call learns the outcome promptly.
             let (failed, reconnect) = state.withLockedValue { state -> (NIOCall?, Bool) in
@@ -228,27 +254,36 @@
             if reconnect { connect(origin, owner: nil) }
         }
 
+        /// Opens a connection for the waiting calls of `origin`, already counted in its `open`.
+        func reconnect(_ origin: OriginPool) {
+            connect(origin, owner: nil)
+        }
+
         /// How many connections are open, running a call or idle: what a test waits on to know the pool has seen a
         /// server close a connection.
         var openConnectionCount: Int {
-            state.withLockedValue { $0.connections.count }
+            state.withLockedValue { $0.connections.count + $0.http2Connections.count }
         }
 
         // MARK: Shutdown
 
         /// Fails the waiting calls, closes every connection and waits for them to close; later calls fail.
         func shutdown() async throws {
-            let (waiters, connections) = state.withLockedValue { state -> ([NIOCall], [HTTP1Connection]) in
+            let (waiters, connections, http2) = state.withLockedValue { state -> ([NIOCall], [HTTP1Connection], [HTTP2Connection]) in
                 state.isShutDown = true
                 var waiters: [NIOCall] = []
                 for origin in state.origins.values {
                     waiters += origin.waiters
                     origin.waiters.removeAll()
                 }
-                return (waiters, Array(state.connections.values))
+                return (waiters, Array(state.connections.values), Array(state.http2Connections.values))
             }
             for waiter in waiters { waiter.finish(.failure(NIOTransportFailure.shutDown)) }
             for connection in connections {
+                connection.close()
+                try? await connection.channel.closeFuture.get()
+            }
+            for connection in http2 {
                 connection.close()
                 try? await connection.channel.closeFuture.get()
             }
@@ -266,6 +301,8 @@
         var open = 0
         /// Calls waiting for a connection, in the order they came.
         var waiters = CircularBuffer<NIOCall>()
+        /// HTTP/2 connections that take new streams (a draining one leaves), counted in ``open`` too.
+        var http2: [HTTP2Connection] = []
 
         init(key: OriginKey) {
             self.key = key

@@ -38,7 +38,12 @@
         private let compressedBytes: CompressedBodyCounter
         /// The handler before the decoder that unfolds obs-fold in response heads, told of each request head directly
         /// (it is on this channel, so on this event loop): a user event through the pipeline costs every handler a hop.
-        private let unfolding: ObsFoldUnfoldingHandler
+        private let unfolding: ObsFoldUnfoldingHandler?
+        /// The HTTP/2 connection whose stream this handler runs one call on, or `nil` on an HTTP/1.1 connection. A
+        /// stream is never handed back to the pool: it closes once its exchange ends, and its connection frees its slot.
+        private let stream: HTTP2Connection?
+        /// The stream's place on its connection, given back as soon as the exchange ends.
+        private let slot: StreamSlot?
         private let report: @Sendable (Result<HTTP1Connection, NIOTransportFailure>) -> Void
         private var state = State.connecting(handshakeTimer: nil)
         private var context: ChannelHandlerContext?
@@ -61,7 +66,8 @@
 
         init(
             origin: OriginPool, pool: ConnectionPool, verdict: TrustVerdict, compressedBytes: CompressedBodyCounter,
-            unfolding: ObsFoldUnfoldingHandler, report: @escaping @Sendable (Result<HTTP1Connection, NIOTransportFailure>) -> Void
+            unfolding: ObsFoldUnfoldingHandler?, stream: HTTP2Connection? = nil, slot: StreamSlot? = nil,
+            report: @escaping @Sendable (Result<HTTP1Connection, NIOTransportFailure>) -> Void
         ) {
             self.origin = origin
             self.key = origin.key
@@ -69,6 +75,8 @@
             self.verdict = verdict
             self.compressedBytes = compressedBytes
             self.unfolding = unfolding
+            self.stream = stream
+            self.slot = slot
             self.report = report
         }
 
@@ -84,7 +92,8 @@
 
         func channelActive(context: ChannelHandlerContext) {
             guard case .connecting = state else { return }
-            guard key.isTLS else {
+            // A stream runs inside its connection's TLS, if any.
+            guard key.isTLS, stream == nil else {
                 becomeReady(context: context)
                 return
             }
@@ -134,7 +143,11 @@
                 return
             }
             guard let context, call.run(on: connection) else {
-                // Cancelled or timed out on its way here: the connection is as good as it was.
+                // Cancelled or timed out on its way here: the connection is as good as it was (a stream, unused, closes).
+                if stream != nil, let context {
+                    close(context: context)
+                    return
+                }
                 state = .ready
                 pool.release(connection)
                 return
@@ -167,7 +180,7 @@
         private func write(_ exchange: Exchange, context: ChannelHandlerContext) {
             let request = exchange.call.request
             // The bytes read from now on are a response head, which the unfolder of obs-fold reads.
-            unfolding.expectResponseHead()
+            unfolding?.expectResponseHead()
             context.write(
                 wrapOutboundOut(
                     .head(
@@ -314,6 +327,9 @@
         }
 
         private func receive(_ head: HTTPResponseHead, _ exchange: Exchange, context: ChannelHandlerContext) {
+            // Over HTTP/2 an interim answer (100 Continue, 103 Early Hints) reaches the handler as a head of its own;
+            // HTTP/1.1's decoder drops them before it. The final answer follows on the same stream.
+            if stream != nil, (100..<200).contains(head.status.code), head.status != .switchingProtocols { return }
             guard case .awaitingHead = exchange.response else {
                 fail(exchange, .malformed(.unknown))
                 return
@@ -463,7 +479,17 @@
         private func finishExchange(_ exchange: Exchange, context: ChannelHandlerContext) {
             // The server answered before the streamed body ended: the rest is not wanted (and the connection closes).
             exchange.upload?.cancel()
-            guard exchange.keepAlive, exchange.requestSent, let connection else {
+            if stream != nil, exchange.requestSent {
+                // Both sides ended the stream: swift-nio-http2 closes its channel itself, where closing it now would
+                // send a needless RST_STREAM (which servers count against a client, as in rapid-reset floods).
+                cancelTimer()
+                state = .closed
+                slot?.release()
+                deliverHeldEnd(exchange)
+                return
+            }
+            // A stream serves one exchange: it closes (with RST_STREAM when the request was not whole).
+            guard exchange.keepAlive, exchange.requestSent, let connection, stream == nil else {
                 close(context: context)
                 deliverHeldEnd(exchange)
                 return
@@ -576,6 +602,16 @@
                 if case .complete = exchange.response {
                     close(context: context)
                     deliverHeldEnd(exchange)
+                } else if let stream, case .awaitingHead = exchange.response, stream.wasNeverProcessed(error),
+                    exchange.call.prepareRetry()
+                {
+                    // The server refused the stream, or left it above a GOAWAY's last stream id: it processed nothing,
+                    // so the call, whatever its method, goes once more on another connection.
+                    exchange.upload?.cancel()
+                    exchange.upload = nil
+                    exchange.response = .complete
+                    close(context: context)
+                    pool.lease(exchange.call)
                 } else {
                     fail(exchange, NIOTransportFailure.classify(error, connecting: false))
                 }
@@ -605,7 +641,7 @@
             cancelTimer()
             if let connection {
                 self.connection = nil
-                pool.remove(connection)
+                if stream == nil { pool.remove(connection) }
             }
             context.fireChannelInactive()
         }

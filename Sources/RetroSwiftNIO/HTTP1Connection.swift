@@ -53,29 +53,35 @@
                 .channelInitializer { channel in
                     do {
                         let pipeline = channel.pipeline.syncOperations
+                        try ProxyRoute.addHandshake(to: pipeline, for: key, timeout: pool.settings.connectTimeout)
                         if key.isTLS { try pipeline.addHandler(try pool.tls.makeHandler(for: key, verdict: verdict)) }
-                        // Before the decoder, whose parser (llhttp) refuses obs-fold that RFC 9112 asks a client to unfold.
-                        let unfolding = ObsFoldUnfoldingHandler()
-                        try pipeline.addHandler(unfolding)
-                        try pipeline.addHTTPClientHandlers()
-                        let counter = CompressedBodyCounter()
-                        try pipeline.addHandler(counter)
-                        // No limit of its own: the call's ratio is enforced by the handler, against the counter, as the
-                        // decompressed bytes arrive.
-                        try pipeline.addHandler(NIOHTTPResponseDecompressor(limit: .none))
-                        try pipeline.addHandler(
-                            HTTP1ClientHandler(
-                                origin: origin, pool: pool, verdict: verdict, compressedBytes: counter, unfolding: unfolding,
-                                report: report))
+                        try addHandlers(to: pipeline, origin: origin, pool: pool, verdict: verdict, report: report)
                         return channel.eventLoop.makeSucceededVoidFuture()
                     } catch {
                         return channel.eventLoop.makeFailedFuture(error)
                     }
                 }
-            // An IPv6 address comes without its brackets (RequestTarget).
-            bootstrap.connect(host: key.host, port: key.port).whenFailure { error in
-                report(.failure(NIOTransportFailure.classify(error, connecting: true)))
-            }
+            ProxyRoute.connect(bootstrap, for: key) { report(.failure($0)) }
+        }
+
+        /// Adds the HTTP/1.1 handlers after TLS, if any: also once ALPN chose `http/1.1` on a connection that offered
+        /// `h2` (``HTTP2Connection``).
+        static func addHandlers(
+            to pipeline: ChannelPipeline.SynchronousOperations, origin: OriginPool, pool: ConnectionPool, verdict: TrustVerdict,
+            report: @escaping @Sendable (Result<HTTP1Connection, NIOTransportFailure>) -> Void
+        ) throws {
+            // Before the decoder, whose parser (llhttp) refuses obs-fold that RFC 9112 asks a client to unfold.
+            let unfolding = ObsFoldUnfoldingHandler()
+            try pipeline.addHandler(unfolding)
+            try pipeline.addHTTPClientHandlers()
+            let counter = CompressedBodyCounter()
+            try pipeline.addHandler(counter)
+            // No limit of its own: the call's ratio is enforced by the handler, against the counter, as the
+            // decompressed bytes arrive.
+            try pipeline.addHandler(NIOHTTPResponseDecompressor(limit: .none))
+            try pipeline.addHandler(
+                HTTP1ClientHandler(
+                    origin: origin, pool: pool, verdict: verdict, compressedBytes: counter, unfolding: unfolding, report: report))
         }
 
         /// Runs `call` on this connection: the one hop of an ordinary call onto the event loop, as one closure.

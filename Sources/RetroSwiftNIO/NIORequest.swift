@@ -154,5 +154,7 @@
         /// shared with it.
         var trust: ServerTrust?
         var forStreams: Bool
+        /// The proxy the connection goes through, if any: connections through another proxy, or none, are never shared.
+        var proxy: NIOTransport.Proxy? = nil
     }
 #endif

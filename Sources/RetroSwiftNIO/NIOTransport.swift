@@ -31,7 +31,11 @@
     /// A request that fails on a reused connection before any byte of its answer arrived (the server closed the
     /// connection as the request went out) is sent once more on a new connection, but only when its method is
     /// idempotent: a `POST` is never sent twice. Redirects are returned to RetroSwift, which follows them by its
-    /// `RedirectPolicy`. HTTP/2, proxies and client certificates are not supported.
+    /// `RedirectPolicy`. HTTP/2 is negotiated over TLS (ALPN) unless ``Configuration/httpVersion`` says otherwise, and
+    /// spoken with prior knowledge to `http://` origins when it asks for that: one connection carries calls up to the
+    /// server's `SETTINGS_MAX_CONCURRENT_STREAMS`, and past it another opens, up to the connections per origin. Proxies
+    /// are set in ``NIOTransport/Configuration/proxies``: HTTP `CONNECT` tunnels, forward requests for `http` origins,
+    /// and SOCKS5. Client certificates are not supported.
     public final class NIOTransport: HttpTransport, ServerTrustEnforcing {
         /// How the transport connects: where its connections run, how many there may be, and how long they wait.
         public struct Configuration: Sendable {
@@ -50,6 +54,14 @@
             /// The longest a new connection may take to connect, TLS handshake included; 10 seconds by default. The
             /// call's own timeout still bounds the wait for a connection as a whole.
             public var connectTimeout: Duration
+            /// Which HTTP versions connections speak: HTTP/2 where a TLS server offers it by default.
+            public var httpVersion: HTTPVersion
+            /// Whether a call on an HTTP/2 stream the server never processed (refused, or above a GOAWAY's last stream
+            /// id) is sent once more; off only in the mutant that proves the GOAWAY case can fail.
+            var resendsUnprocessedStreams = true
+            /// The proxies connections go through; ``ProxySettings/none`` (every origin direct) by default, and
+            /// ``ProxySettings/fromEnvironment(_:)`` to read `HTTPS_PROXY`, `HTTP_PROXY`, `ALL_PROXY` and `NO_PROXY`.
+            public var proxies: ProxySettings = .none
 
             /// Creates a configuration.
             ///
@@ -59,16 +71,20 @@
             ///   - streamConnectionsPerOrigin: The most connections of streamed responses to one origin.
             ///   - idleConnectionTimeout: How long an unused connection stays open.
             ///   - connectTimeout: The longest a new connection may take to connect.
+            ///   - httpVersion: Which HTTP versions connections speak; ``HTTPVersion/automatic`` by default.
+            ///   - proxies: The proxies connections go through; none by default.
             public init(
                 eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton, connectionsPerOrigin: Int = 8,
                 streamConnectionsPerOrigin: Int = 64, idleConnectionTimeout: Duration = .seconds(60),
-                connectTimeout: Duration = .seconds(10)
+                connectTimeout: Duration = .seconds(10), httpVersion: HTTPVersion = .automatic, proxies: ProxySettings = .none
             ) {
+                self.proxies = proxies
                 self.eventLoopGroup = eventLoopGroup
                 self.connectionsPerOrigin = connectionsPerOrigin
                 self.streamConnectionsPerOrigin = streamConnectionsPerOrigin
                 self.idleConnectionTimeout = idleConnectionTimeout
                 self.connectTimeout = connectTimeout
+                self.httpVersion = httpVersion
             }
         }
 
@@ -101,7 +117,8 @@
                     group: settings.eventLoopGroup, connectionsPerOrigin: max(settings.connectionsPerOrigin, 1),
                     streamConnectionsPerOrigin: max(settings.streamConnectionsPerOrigin, 1),
                     idleTimeout: Self.timeAmount(settings.idleConnectionTimeout),
-                    connectTimeout: Self.timeAmount(settings.connectTimeout)),
+                    connectTimeout: Self.timeAmount(settings.connectTimeout), httpVersion: settings.httpVersion,
+                    resendsUnprocessedStreams: settings.resendsUnprocessedStreams),
                 tls: TLSConnector())
         }
 
@@ -166,6 +183,9 @@
             headers.reserveCapacity(fields.count + 3)
             headers.add(name: "Host", value: target.hostField)
             for field in fields { headers.add(name: field.name, value: field.value) }
+            let proxy = settings.proxies.proxy(isTLS: target.isTLS, host: target.host, port: target.port)
+            var requestTarget = target.path
+            if let proxy { ProxyRoute.prepare(&headers, &requestTarget, of: target, through: proxy) }
             let body: NIORequestBody
             switch params.body {
             case nil:
@@ -197,18 +217,21 @@
                 method: method, isIdempotent: params.method.isIdempotent,
                 origin: OriginKey(
                     isTLS: target.isTLS, host: target.host, port: target.port, trust: params.serverTrust,
-                    forStreams: params.responseDestination == .stream),
-                target: target.path, headers: headers, body: body,
+                    forStreams: params.responseDestination == .stream, proxy: proxy),
+                target: requestTarget, headers: headers, body: body,
                 timeout: Self.timeAmount(seconds: params.timeout ?? defaultTimeout), progress: params.progress,
                 destination: destination, decompressionRatio: params.responseLimits.maxDecompressionRatio,
-                policy: RetroSwiftPolicy(params: params))
+                policy: RetroSwiftPolicy(params: params, forwardProxy: proxy.flatMap { ProxyRoute.forwards(target, through: $0) }))
         }
 
         /// RetroSwift's checks of a response, for the connection layer.
         private struct RetroSwiftPolicy: NIOResponsePolicy {
             let params: HttpRequestParams
+            /// The forward proxy the request goes to, whose `407` is its own answer, never the origin's.
+            var forwardProxy: NIOTransport.Proxy? = nil
 
             func checkHead(_ head: HTTPResponseHead) throws -> CheckedHead {
+                if let forwardProxy { try ProxyRoute.checkForwardedHead(head, from: forwardProxy) }
                 let headers = HTTPHeaderFields(head.headers.map { HTTPHeader(name: $0.name, value: $0.value) })
                 let budget = try ResponseBodyBudget(for: params, statusCode: Int(head.status.code), headers: headers)
                 return CheckedHead(headers: headers, budget: budget)
@@ -263,6 +286,7 @@
             case .cancelled: return CancellationError()
             case .shutDown:
                 return URLError(.cancelled, userInfo: [NSLocalizedDescriptionKey: "the NIOTransport was shut down"])
+            case .proxy(let proxyError): return proxyError
             }
         }
 

@@ -35,10 +35,13 @@
         case cancelled
         /// The transport was shut down.
         case shutDown
+        /// The proxy, not the origin, failed the call: unreachable, asking for credentials, refusing the tunnel.
+        case proxy(NIOProxyError)
 
         /// What an error caught on a connection means, given whether the connection was still being established.
         static func classify(_ error: any Error, connecting: Bool) -> NIOTransportFailure {
             if let failure = error as? NIOTransportFailure { return failure }
+            if let proxyError = error as? NIOProxyError { return .proxy(proxyError) }
             if let parserError = error as? HTTPParserError {
                 switch parserError {
                 case .invalidEOFState: return .connectionLost(error)

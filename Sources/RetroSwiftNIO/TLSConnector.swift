@@ -23,6 +23,13 @@
             return try NIOSSLContext(configuration: configuration)
         }
 
+        /// The same for connections that offer HTTP/2 first (ALPN `h2`, then `http/1.1`).
+        private static let sharedHTTP2Context: Result<NIOSSLContext, any Error> = Result {
+            var configuration = TLSConfiguration.makeClientConfiguration()
+            configuration.applicationProtocols = ["h2", "http/1.1"]
+            return try NIOSSLContext(configuration: configuration)
+        }
+
         /// Parsed authorities of the trusts domains asked for, so a connection parses none: a handful per process.
         private let stores = NIOLockedValueBox<[ServerTrust: CertificateStore]>([:])
 
@@ -37,9 +44,10 @@
             #endif
         }
 
-        /// The TLS handler for a new connection to `key`'s host, recording a refused chain in `verdict`.
-        func makeHandler(for key: OriginKey, verdict: TrustVerdict) throws -> NIOSSLClientHandler {
-            let context = try Self.sharedContext.get()
+        /// The TLS handler for a new connection to `key`'s host, recording a refused chain in `verdict`; offering `h2`
+        /// by ALPN before `http/1.1` when `offeringHTTP2`.
+        func makeHandler(for key: OriginKey, verdict: TrustVerdict, offeringHTTP2: Bool = false) throws -> NIOSSLClientHandler {
+            let context = try (offeringHTTP2 ? Self.sharedHTTP2Context : Self.sharedContext).get()
             let host = key.host
             let isIPAddress = (try? SocketAddress(ipAddress: host, port: 0)) != nil
             // SNI carries names only; an address is checked against the certificate's IP addresses instead.
@@ -48,7 +56,11 @@
                 return try NIOSSLClientHandler(context: context, serverHostname: serverName)
             }
             let trust = key.trust
-            return try NIOSSLClientHandler(context: context, serverHostname: serverName) { presented, promise in
+            // Through a proxy the socket's peer is the proxy; the origin's address is checked by `verify` below.
+            let checkedContext =
+                key.proxy != nil && isIPAddress
+                ? try (offeringHTTP2 ? Self.tunnelledAddressHTTP2Context : Self.tunnelledAddressContext).get() : context
+            return try NIOSSLClientHandler(context: checkedContext, serverHostname: serverName) { presented, promise in
                 promise.completeWithTask {
                     let verified = await Self.verify(presented, host: host, isIPAddress: isIPAddress, roots: roots, trust: trust)
                     if case .failed = verified { verdict.refuse() }

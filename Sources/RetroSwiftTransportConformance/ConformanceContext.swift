@@ -29,7 +29,16 @@
         func api(baseURL: URL) -> ConformanceApi {
             let transport = makeTransport()
             transport.setConfiguration(baseURL: baseURL, sharedHeaders: nil)
-            return ConformanceApi(transport: transport)
+            let api = ConformanceApi(transport: transport)
+            #if ConformanceHTTP2
+                // Under the h2 dimension every server has TLS from this authority (TestServer+HTTP2.swift).
+                if TestServer.protocolUnderTest == .h2, let authority = try? TestServer.http2Authority.get().authority,
+                    let trust = try? ServerTrust(certificateAuthorities: [authority.der])
+                {
+                    api.serverTrust = trust
+                }
+            #endif
+            return api
         }
 
         /// Runs `body` against a server that answers every request with the raw bytes `respond` gives, and stops it.

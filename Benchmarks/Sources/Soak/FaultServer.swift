@@ -105,6 +105,12 @@ private final class FaultHandler: ChannelInboundHandler {
             send([Self.statusLine(length: body.count) + body], gap: 0, close: false, context: context)
             return
         }
+        if parts.first == "/large" {
+            // The latency benchmark's load: a GET answers `bytes` bytes, a POST (whose body was read and dropped) `{}`.
+            let body = head.method == .GET ? Data(repeating: 0x61, count: query["bytes"].flatMap { Int($0) } ?? 0) : Data("{}".utf8)
+            send([Self.statusLine(length: body.count) + body], gap: 0, close: false, context: context)
+            return
+        }
         let id = query["id"].flatMap { Int($0) } ?? -1
         let kind = query["kind"].flatMap { FaultKind(rawValue: String($0)) } ?? .ok
         if head.method == .POST { ledger.record(id) }

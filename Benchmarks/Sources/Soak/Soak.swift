@@ -54,8 +54,25 @@ struct Soak: AsyncParsableCommand {
     @Option(help: "Write the ids of the POSTs that succeeded to this file, one a line.")
     var postedIds: String?
 
+    @Flag(help: "Measure timeout and cancellation latency alone and beside large uploads and downloads (--tasks of them).")
+    var latency = false
+
+    @Option(help: "Probes of each kind per phase (--latency).")
+    var probes = 40
+
+    enum Load: String, ExpressibleByArgument, CaseIterable {
+        case downloads, uploads, both
+    }
+
+    @Option(help: "What the load moves (--latency): downloads, uploads or both in turn.")
+    var load: Load = .both
+
     func run() async throws {
         if serveFaults { try await FaultServer.serve() }
+        if latency {
+            try await LatencyBenchmark(transport: transport, loadTasks: tasks, probes: probes, load: load).run()
+            return
+        }
         let server: FaultServerProcess?
         let url: URL
         if faults {
@@ -457,6 +474,8 @@ final class SoakApi: ApiDomain, @unchecked Sendable {
     @Get("/fault") var fault: (FaultQuery) async throws -> FaultAnswer
     @Post("/fault") var faultPost: (FaultPost) async throws -> FaultAnswer
     @Get("/stats") var stats: () async throws -> FaultStats
+    @Get("/large") var download: (LargeDownload) async throws -> Data
+    @Post("/large") var upload: (LargeUpload) async throws -> Empty
 
     /// A warm-up call (negative ids, which the checks leave out): a POST to nginx, or an answered fault-server call.
     func warmUp(index: Int, faults: Bool) async throws {

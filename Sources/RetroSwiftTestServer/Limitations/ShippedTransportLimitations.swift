@@ -76,6 +76,10 @@ public enum ShippedTransport: String, CaseIterable, Sendable {
                 "libcurl sends a request again on a new connection when a reused one dies unanswered, POST included, and "
                     + "swift-corelibs-foundation never gives it the body a second time",
                 failure: "the POST had not ended within 3 s")
+            limitations["connection/server-ended-released"] = .differs(
+                "libcurl keeps an idle connection in its cache after the server ended it (a FIN), and looks at it only "
+                    + "when it would reuse it; until then it stays open, a descriptor here and a socket at the server",
+                failure: "was still open 5 s later")
         #endif
         return limitations
     }

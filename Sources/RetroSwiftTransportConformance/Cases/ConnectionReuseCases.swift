@@ -53,6 +53,26 @@
                 }
             },
             TransportConformanceCase(
+                "connection/server-ended-released",
+                "a kept-alive connection the server ends (FIN) while idle is closed by the client within 5 s, not left open"
+            ) { context in
+                try await context.withRawServer({ _ in
+                    var response = itemResponse([])
+                    response.ending = .finishWhenIdle(seconds: 0.1)
+                    return response
+                }) { api, server in
+                    _ = try await api.item()
+                    // The server ends its side 0.1 s after answering and closes the connection once the client closes
+                    // its own: a client that keeps it (in a cache it looks at only when it reuses it) holds a
+                    // descriptor, and the server a socket, for as long as it lives.
+                    let released = try await eventually(within: .seconds(5)) { server.openConnectionCount == 0 }
+                    try context.expect(
+                        released,
+                        "the connection the server ended 0.1 s after answering was still open 5 s later "
+                            + "(\(server.openConnectionCount) open)")
+                }
+            },
+            TransportConformanceCase(
                 "connection/idle-closed-get-succeeds",
                 "a GET after the server closed the idle kept-alive connection goes out on a new one and succeeds"
             ) { context in
@@ -98,6 +118,34 @@
                     try context.expect(server.requests.count == 300, "the server saw \(server.requests.count) requests")
                     try context.expect(
                         server.acceptedConnectionCount == 1, "300 sequential calls opened \(server.acceptedConnectionCount) connections")
+                }
+            },
+            TransportConformanceCase(
+                "connection/keep-alive-after-uploads",
+                "30 sequential 1 MiB uploads, each sent the moment the previous one returns, all complete, never over more "
+                    + "than two connections at once"
+            ) { context in
+                try await context.withServer({ _ in .json(#"{"id":1}"#) }) { api, server in
+                    // Bodies over a transport's one-write size go out in parts: the connection must be free for the
+                    // next call once the answer and the body's end are through, not kept (or lost) by a race of the two.
+                    let body = Data(count: 1 << 20)
+                    for index in 0..<30 {
+                        let (outcome, elapsed) = try await context.timed(within: .seconds(10), "upload \(index + 1)") {
+                            try await api.uploadWithin2s(.init(body: body))
+                        }
+                        guard case .success = outcome else {
+                            throw context.failure(
+                                "upload \(index + 1) of 30 ended after \(elapsed) with \(outcome.map(context.describe)), on "
+                                    + "\(server.acceptedConnectionCount) connections in all")
+                        }
+                    }
+                    try context.expect(server.requests.count == 30, "the server saw \(server.requests.count) requests")
+                    // Two at most: an answer may reach the caller a moment before its connection is free again (so the
+                    // next upload opens another), but a transport that keeps or loses a connection per upload holds more.
+                    try context.expect(
+                        server.peakOpenConnectionCount <= 2,
+                        "30 sequential uploads held \(server.peakOpenConnectionCount) connections open at once ("
+                            + "\(server.acceptedConnectionCount) in all)")
                 }
             },
             TransportConformanceCase(

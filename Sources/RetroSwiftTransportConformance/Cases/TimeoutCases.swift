@@ -121,6 +121,24 @@
                     }, context.api(at: server), server)
             },
             TransportConformanceCase(
+                "timeout/post-not-resent",
+                "a POST the server reads but never answers fails with URLError.timedOut once, sent once: a timeout is no "
+                    + "reason to send it again"
+            ) { context in
+                try await context.withServer({ _ in ScriptedResponse(behavior: .silent) }) { api, server in
+                    // 7 s: long enough for a transport that sends the POST again after the 2 s timeout to be seen doing it.
+                    let (outcome, elapsed) = try await context.timed(within: .seconds(7), "the unanswered POST with a 2 s timeout") {
+                        try await api.uploadWithin2s(.init(body: Data("pay once".utf8)))
+                    }
+                    let posts = server.requests.filter { $0.method == "POST" }.count
+                    try context.expect(posts == 1, "the server received the POST \(posts) times before the call ended after \(elapsed)")
+                    guard case .failure(let error) = outcome else {
+                        throw context.failure("the unanswered POST returned \(outcome.map(context.describe))")
+                    }
+                    try context.expectURLError(.timedOut, error)
+                }
+            },
+            TransportConformanceCase(
                 "timeout/long-and-none-honoured",
                 "an answer after 4 s of silence arrives under a 6 s timeout, and under .infinity (no timeout)"
             ) { context in

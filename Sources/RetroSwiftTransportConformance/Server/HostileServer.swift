@@ -21,6 +21,10 @@
             /// Keep it open for the next request, but close it once it has been idle for `seconds`, as a server whose
             /// keep-alive timeout is shorter than the client's does. A request that arrives first cancels the close.
             case closeWhenIdle(seconds: TimeInterval)
+            /// Keep it open for the next request, but once it has been idle for `seconds` end the server's side
+            /// (a FIN, as a server's keep-alive timeout does) and keep reading until the client closes its own: a client
+            /// that never closes a connection its server ended keeps it in ``TestServer/openConnectionCount``.
+            case finishWhenIdle(seconds: TimeInterval)
         }
 
         /// The pieces written, in order, each flushed on its own.
@@ -269,6 +273,11 @@
                 let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
                 idleClose = context.eventLoop.scheduleTask(in: .nanoseconds(Int64(seconds * 1e9))) {
                     bound.value.close(promise: nil)
+                }
+            case .finishWhenIdle(let seconds):
+                let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
+                idleClose = context.eventLoop.scheduleTask(in: .nanoseconds(Int64(seconds * 1e9))) {
+                    bound.value.close(mode: .output, promise: nil)
                 }
             case .keepOpen, .hold:
                 break

@@ -51,6 +51,10 @@
                 var configuration = TLSConfiguration.makeServerConfiguration(
                     certificateChain: [.certificate(try NIOSSLCertificate(bytes: Array(der), format: .der))],
                     privateKey: .privateKey(try NIOSSLPrivateKey(bytes: Array(key.pemRepresentation.utf8), format: .pem)))
+                #if ConformanceHTTP2
+                    // Under the suite's HTTP/2 dimensions the server offers h2 by ALPN (TestServer+HTTP2.swift).
+                    if TestServer.protocolUnderTest != .http1_1 { configuration.applicationProtocols = ["h2", "http/1.1"] }
+                #endif
                 if let onHello {
                     // SwiftNIO SSL calls it once per hello, with the name read from it, whether or not the hello has one.
                     configuration.sslContextCallback = { values, promise in

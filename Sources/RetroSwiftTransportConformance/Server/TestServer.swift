@@ -83,7 +83,13 @@
         public static func start(
             host: String = "127.0.0.1", recordingBodies: Bool = true, tls: TLSInstaller? = nil, _ respond: @escaping Responder
         ) async throws -> TestServer {
-            try await listen(host: host, scheme: tls == nil ? "http" : "https") { pipeline, log in
+            #if ConformanceHTTP2
+                // The suite's protocol dimension (TestServer+HTTP2.swift).
+                if protocolUnderTest != .http1_1 {
+                    return try await startHTTP2(host: host, recordingBodies: recordingBodies, tls: tls, respond)
+                }
+            #endif
+            return try await listen(host: host, scheme: tls == nil ? "http" : "https") { pipeline, log in
                 try tls?(pipeline)
                 try pipeline.configureHTTPServerPipeline()
                 try pipeline.addHandler(RecordingHandler(log: log, recordingBodies: recordingBodies, respond: respond))
@@ -196,7 +202,7 @@
     }
 
     /// Collects one request's head and body, then answers it as scripted.
-    private final class RecordingHandler: ChannelInboundHandler {
+    final class RecordingHandler: ChannelInboundHandler {
         typealias InboundIn = HTTPServerRequestPart
         typealias OutboundOut = HTTPServerResponsePart
 

@@ -87,6 +87,10 @@ struct DocumentedTransportConformanceTests {
                     "the POST had not ended within 3 s"
                 ),
                 (
+                    "connection/server-ended-released", "libcurl keeps a connection its server ended until it next looks at it",
+                    "was still open 5 s later"
+                ),
+                (
                     "url/scheme-in-capitals", "swift-corelibs-foundation takes the schemes http and https only as written",
                     "(URLError -1002) [unsupported URL]"
                 ),

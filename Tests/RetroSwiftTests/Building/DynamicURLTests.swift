@@ -233,7 +233,7 @@ struct DynamicURLTests {
         transport.setConfiguration(baseURL: URL(string: "https://transport.example")!, sharedHeaders: nil)
         let domainAPI = Api(transport: transport)
         domainAPI.setConfiguration(baseURL: URL(string: "https://domain.example/api")!)
-        let opaqueAPI = Api(transport: OpaqueTransport(inner: transport))
+        let opaqueAPI = Api(transport: BareTransport { try await transport.sendRequest(with: $0) })
 
         // When
         _ = try await domainAPI.file(FileRequest(url: "https://domain.example/x"))
@@ -249,16 +249,6 @@ struct DynamicURLTests {
         #expect(transport.requests.map { $0.absoluteURL?.absoluteString ?? $0.encodedPath } == ["https://domain.example/x", "/relative"])
         #expect(toTransportOrigin?.reason.contains("than the base URL's (https://domain.example/api)") == true)
         #expect(opaque?.reason.contains("than the base URL's, which the transport does not tell") == true)
-    }
-
-    /// A transport that is not a ``ConfigurableHTTPTransport``, so RetroSwift cannot read its base URL.
-    private struct OpaqueTransport: HttpTransport {
-        let inner: RecordingTransport
-        func setConfiguration(scheme: String, host: String, sharedHeaders: [String: String]?) {}
-        func setConfiguration(baseURL: URL, sharedHeaders: [String: String]?) {}
-        func sendRequest(with params: HttpRequestParams) async throws -> HttpOperationResult {
-            try await inner.sendRequest(with: params)
-        }
     }
 
     @Test(

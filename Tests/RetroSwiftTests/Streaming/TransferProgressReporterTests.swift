@@ -74,17 +74,9 @@ struct TransferProgressReporterTests {
 
     /// A transport that reports a 100-byte upload and, for a 2xx answer, a 50-byte download, answering with the
     /// statuses given in turn.
-    private final class ReportingTransport: HttpTransport {
-        private let statuses: Protected<[Int]>
-
-        init(statuses: [Int]) {
-            self.statuses = Protected(statuses)
-        }
-
-        func setConfiguration(scheme: String, host: String, sharedHeaders: [String: String]?) {}
-        func setConfiguration(baseURL: URL, sharedHeaders: [String: String]?) {}
-
-        func sendRequest(with params: HttpRequestParams) async throws -> HttpOperationResult {
+    private static func reportingTransport(statuses: [Int]) -> BareTransport {
+        let statuses = Protected(statuses)
+        return BareTransport { params in
             let status = statuses.mutate { $0.isEmpty ? 200 : $0.removeFirst() }
             let progress = params.progress
             for sent: Int64 in [0, 60, 100] { progress?.reportUpload(completed: sent, expected: 100) }
@@ -106,8 +98,8 @@ struct TransferProgressReporterTests {
         let inRow = Reports()
         let atOnce = Reports()
         let retried = Reports()
-        let api = UploadApi(transport: ReportingTransport(statuses: []))
-        let retrying = UploadApi(transport: ReportingTransport(statuses: [503]))
+        let api = UploadApi(transport: Self.reportingTransport(statuses: []))
+        let retrying = UploadApi(transport: Self.reportingTransport(statuses: [503]))
         retrying.interceptors = [RetryInterceptor(maxAttempts: 2, sleep: { _ in }, jitter: { _ in 0 })]
 
         // When

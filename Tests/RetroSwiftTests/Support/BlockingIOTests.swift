@@ -26,8 +26,9 @@ struct BlockingIOTests {
     @Test("uploads whose file parts block the disk leave the pool to other work", .timeLimit(.minutes(2)))
     func multipartReadsOffThePool() async throws {
         // Given: more uploads than the cooperative pool has threads, each with a file part that is a FIFO nobody writes
-        // to yet, so that opening and reading it blocks. A watchdog on a Dispatch thread feeds the FIFOs after 10 s:
-        // reads that held the pool's threads would otherwise stall this test, and every other, for good.
+        // to yet, so that opening and reading it blocks. A watchdog on a Dispatch thread feeds the FIFOs after 45 s (long
+        // enough for a loaded sanitized run to start every upload; 10 s was not under 5 builds at once): reads that held
+        // the pool's threads would otherwise stall this test, and every other, for good.
         let count = ProcessInfo.processInfo.activeProcessorCount + 2
         let fifos = (0..<count).map { _ in FileManager.default.temporaryDirectory.appendingPathComponent("retroswift-fifo-\(UUID())") }
         for fifo in fifos { #expect(mkfifo(fifo.path, 0o600) == 0) }
@@ -45,7 +46,7 @@ struct BlockingIOTests {
                 try? handle?.close()
             }
         }
-        DispatchQueue.global().asyncAfter(deadline: .now() + 10, execute: feed)
+        DispatchQueue.global().asyncAfter(deadline: .now() + 45, execute: feed)
         let bodies = Protected<[Data]>([])
         let transport = RecordingTransport { request in
             let body = try await request.body?.data() ?? Data()
@@ -57,7 +58,7 @@ struct BlockingIOTests {
         let uploads = fifos.map { fifo in Task { try await api.upload(UploadRequest(files: [fifo])) } }
 
         // When: every upload is reading its file, and other work then needs a thread of the pool
-        let reading = try await eventually(within: .seconds(30)) { transport.requests.count == count }
+        let reading = try await eventually(within: .seconds(40)) { transport.requests.count == count }
         let otherWork = await Task.detached { (1...1_000).reduce(0, +) }.value
         let otherWorkRanFirst = !fed.value
 

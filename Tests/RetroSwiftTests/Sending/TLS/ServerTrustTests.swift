@@ -17,18 +17,6 @@ struct ServerTrustTests {
         @Get("/leave") var leave: () async throws -> Item
     }
 
-    /// A transport that enforces nothing of a ``ServerTrust`` (the default of ``HttpTransport``), counting what it
-    /// is handed.
-    final class PlainTransport: HttpTransport {
-        let sent = Locked(0)
-        func setConfiguration(scheme: String, host: String, sharedHeaders: [String: String]?) {}
-        func setConfiguration(baseURL: URL, sharedHeaders: [String: String]?) {}
-        func sendRequest(with params: HttpRequestParams) async throws -> HttpOperationResult {
-            sent.withLock { $0 += 1 }
-            return .json(#"{"id":1}"#)
-        }
-    }
-
     // MARK: - DER, built by hand so the expected bytes are plain to see
 
     static func tlv(_ tag: UInt8, _ content: [UInt8]) -> [UInt8] {
@@ -162,7 +150,7 @@ struct ServerTrustTests {
     @Test("a transport that cannot enforce the trust is handed nothing, and the error says why")
     func unenforceableTrustRefused() async throws {
         // Given
-        let transport = PlainTransport()
+        let transport = BareTransport()
         let api = Api(transport: transport)
         api.baseURL = URL(string: "https://api.example.com")
         api.serverTrust = try ServerTrust(certificateAuthorities: [Data(Self.certificate())])
@@ -175,14 +163,14 @@ struct ServerTrustTests {
         #expect(
             error?.description
                 == "Api.items (GET /items): the domain's ServerTrust trusts certificate authorities of its own, which "
-                + "PlainTransport cannot enforce (see its serverTrustSupport); nothing was sent")
-        #expect(transport.sent.current == 0)
+                + "BareTransport cannot enforce (see its serverTrustSupport); nothing was sent")
+        #expect(transport.requests.isEmpty)
     }
 
     @Test("authorities of the domain's own need no TLS on a plain http URL; pins refuse it")
     func plainHTTP() async throws {
         // Given
-        let transport = PlainTransport()
+        let transport = BareTransport()
         let api = Api(transport: transport)
         api.baseURL = URL(string: "http://127.0.0.1:9")
         api.serverTrust = try ServerTrust(certificateAuthorities: [Data(Self.certificate())])
@@ -198,7 +186,7 @@ struct ServerTrustTests {
             error?.description
                 == "Api.items (GET /items): the domain's ServerTrust pins public keys, but 'http://127.0.0.1:9/items' is not "
                 + "an https URL; nothing was sent")
-        #expect(transport.sent.current == 1)
+        #expect(transport.requests.count == 1)
     }
 
     @Test("a redirect to plain http from a pinned domain is refused even when downgrades are allowed")

@@ -1,0 +1,1 @@
+../RetroSwiftTransportConformance/HTTP1OnlyCases.swift
