@@ -5,9 +5,13 @@ import Foundation
 ///
 /// A domain's ``Domain/converter`` decides the format of its endpoints' `@Body` fields and decoded responses; an
 /// endpoint may choose another with `converter:` in its declaration. `@JsonBody` always sends JSON with the domain's
-/// ``Domain/jsonEncoder``. A response whose `Content-Type` is a media type the converter does not read fails with a
-/// ``RequestError`` of kind ``RequestError/Kind/unreadableMediaType`` before any decoding; one without a
-/// `Content-Type` is decoded.
+/// ``Domain/jsonEncoder``.
+///
+/// A response without a `Content-Type`, or with one of the ``readableMediaTypes``, is decoded. One of another media
+/// type fails with a ``RequestError`` of kind ``RequestError/Kind/unreadableMediaType`` naming what came back — before
+/// any decoding, or, for a converter that ``decodesUnlistedMediaTypes`` (JSON and property lists, whose parse is
+/// strict), only when the body does not decode: JSON labelled `text/plain`, `text/html` or
+/// `application/octet-stream`, as many servers send it, still decodes, and an HTML page is called an HTML page.
 ///
 /// `Either`'s error body and `HTTPResponse`'s body are decoded by the endpoint's converter, and so is every page of
 /// a paginated endpoint (each page is a call of it). `Data`, `String`, ``Empty`` and ``DownloadedFile`` read the
@@ -19,6 +23,11 @@ public protocol BodyConverter: Sendable {
     /// The media types it reads, sent as `Accept` unless the declaration sets one: `type/subtype`, `type/*`,
     /// `*/*`, or `*/*+suffix` for any type with a structured syntax suffix (`*/*+json`).
     var readableMediaTypes: [String] { get }
+    /// Whether a response whose media type is not one of ``readableMediaTypes`` is decoded anyway, and reported as
+    /// ``RequestError/Kind/unreadableMediaType`` only when that fails (`false` unless the converter says so: it
+    /// refuses such a response before decoding). Say `true` only for a format whose parse rejects other formats, so
+    /// that a body which decodes is really in it.
+    var decodesUnlistedMediaTypes: Bool { get }
     /// Whether it can encode values of `type` (asked once per endpoint, when its declaration is checked).
     ///
     /// - Parameter type: The type of a `@Body` field's value, `Optional` unwrapped.
@@ -46,6 +55,9 @@ public protocol BodyConverter: Sendable {
 }
 
 extension BodyConverter {
+    /// `false`: a response of a media type the converter does not list is refused before decoding.
+    public var decodesUnlistedMediaTypes: Bool { false }
+
     /// Whether `mediaType` (lowercased, without parameters) is one of ``readableMediaTypes``.
     func reads(mediaType: String) -> Bool {
         MediaRanges.matches(mediaType, anyOf: readableMediaTypes)
@@ -104,6 +116,9 @@ public struct JSONConverter: BodyConverter, @unchecked Sendable {
     /// `application/json`, `*/*+json`, `text/json`.
     public var readableMediaTypes: [String] { Self.readable }
     static let readable = ["application/json", "*/*+json", "text/json"]
+    /// `true`: JSON's parse refuses other formats, and many servers label JSON `text/plain`, `text/html` or
+    /// `application/octet-stream`, or send it with no `Content-Type`.
+    public var decodesUnlistedMediaTypes: Bool { true }
     /// Any `Encodable`.
     public func canEncode(_ type: Any.Type) -> Bool { type is any Encodable.Type }
     /// Any `Decodable`.

@@ -82,6 +82,9 @@ public struct PropertyListConverter: BodyConverter, @unchecked Sendable {
     public var contentType: String { "application/x-plist" }
     /// `application/x-plist`, `application/plist`.
     public var readableMediaTypes: [String] { ["application/x-plist", "application/plist"] }
+    /// `true`: a property list's parse refuses other formats, and servers often label them
+    /// `application/octet-stream` or `text/xml`.
+    public var decodesUnlistedMediaTypes: Bool { true }
     /// Any `Encodable`.
     public func canEncode(_ type: Any.Type) -> Bool { type is any Encodable.Type }
     /// Any `Decodable`.

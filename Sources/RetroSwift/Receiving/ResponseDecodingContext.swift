@@ -47,8 +47,16 @@ public struct ResponseDecodingContext: Sendable {
         guard let decodable = T.self as? any Decodable.Type else {
             throw RequestError(.undecodableResponse, endpoint: endpoint, reason: "\(T.self) is not Decodable", response: response)
         }
-        try checkMediaType(of: response)
-        return try decodeJSON(decodable, as: T.self, from: response)
+        guard let unlisted = unlistedMediaType(of: response) else { return try decodeJSON(decodable, as: T.self, from: response) }
+        // A media type the converter does not list: a format whose parse is strict tries the body anyway, since many
+        // servers label JSON `text/plain`, `text/html` or `application/octet-stream`; only when that fails is the
+        // answer called another format. The others refuse it before decoding.
+        guard converter?.decodesUnlistedMediaTypes ?? true else { throw unreadableMediaType(response, unlisted) }
+        do {
+            return try decodeJSON(decodable, as: T.self, from: response)
+        } catch let error as RequestError where error.kind == .undecodableResponse {
+            throw unreadableMediaType(response, unlisted, decodingFailure: (T.self, error.underlyingError ?? error))
+        }
     }
 
     // The two below take the response type opened from its existential metatype, so the decoded value reaches the
@@ -77,22 +85,33 @@ public struct ResponseDecodingContext: Sendable {
         }
     }
 
-    /// Throws ``RequestError/Kind/unreadableMediaType`` when the response names a media type the converter does not
-    /// read, so an HTML page answering a JSON endpoint says what came back instead of failing to decode; a response
-    /// without a `Content-Type` is decoded.
-    func checkMediaType(of response: HttpOperationResult) throws {
-        guard let contentType = response.header("Content-Type") else { return }
+    /// The media type of `response` when it names one the converter does not list in
+    /// ``BodyConverter/readableMediaTypes``; `nil` when it names a listed one or none (a body without a
+    /// `Content-Type` is decoded).
+    func unlistedMediaType(of response: HttpOperationResult) -> String? {
+        guard let contentType = response.header("Content-Type") else { return nil }
         // The common answer, checked without making strings: the default JSON path stays as cheap as before.
-        if converter == nil, Self.isApplicationJSON(contentType) { return }
+        if converter == nil, Self.isApplicationJSON(contentType) { return nil }
         let mediaType = MediaRanges.essence(of: contentType)
+        return MediaRanges.matches(mediaType, anyOf: converter?.readableMediaTypes ?? JSONConverter.readable) ? nil : mediaType
+    }
+
+    /// The ``RequestError/Kind/unreadableMediaType`` error for a response of `mediaType`, naming the status, the media
+    /// type, what the converter reads and the body's first characters, so an HTML page answering a JSON endpoint says
+    /// what came back; `decodingFailure` is the failed attempt of a converter that tries such bodies, kept as the
+    /// underlying error.
+    func unreadableMediaType(
+        _ response: HttpOperationResult, _ mediaType: String, decodingFailure: (type: Any.Type, error: any Error)? = nil
+    ) -> RequestError {
         let readable = converter?.readableMediaTypes ?? JSONConverter.readable
-        guard !MediaRanges.matches(mediaType, anyOf: readable) else { return }
         let format = converter.map { "\(type(of: $0))" } ?? "the JSON decoder"
-        throw RequestError(
+        let attempt = decodingFailure.map { " and it does not decode as \($0.type) either (\(Self.describe($0.error)))" } ?? ""
+        return RequestError(
             .unreadableMediaType, endpoint: endpoint,
             reason: "the HTTP \(response.statusCode) response is \(mediaType.isEmpty ? "of no media type" : mediaType), which "
-                + "\(format) does not read (it reads \(readable.joined(separator: ", "))); \(Self.preview(of: response, mediaType))",
-            response: response)
+                + "\(format) does not read (it reads \(readable.joined(separator: ", ")))\(attempt); "
+                + Self.preview(of: response, mediaType),
+            response: response, underlyingError: decodingFailure?.error)
     }
 
     /// Whether `contentType` is `application/json`, in any case, with or without parameters: the answer

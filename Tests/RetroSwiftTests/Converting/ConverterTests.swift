@@ -88,6 +88,102 @@ struct ConverterTests {
         #expect(throws: EncodingError.self) { try FormConverter().encode(["nested": user]) }
     }
 
+    // @unchecked Sendable: the fixture adds only endpoint wrappers, set up in init and never reassigned.
+    private final class Labels: Domain, @unchecked Sendable {
+        @Get("/user") var user: () async throws -> User
+        @Get("/form", converter: FormConverter()) var form: () async throws -> User
+        @Get("/plist", converter: PropertyListConverter()) var plist: () async throws -> User
+    }
+
+    @Test(
+        "JSON decodes under any label or none, and only a body that does not decode under another format's label is called that format",
+        arguments: [
+            nil, "application/json", "application/problem+json", "application/vnd.x+json", "text/json", "text/plain",
+            "text/html; charset=UTF-8", "application/octet-stream", "TEXT/JAVASCRIPT",
+        ])
+    func jsonUnderAnyLabel(contentType: String?) async throws {
+        // Given JSON labelled as servers label it (PHP sends text/html unless told otherwise)
+        let headers: HTTPHeaderFields = contentType.map { ["Content-Type": $0] } ?? [:]
+        let api = Labels(
+            transport: RecordingTransport { _ in HttpOperationResult(statusCode: 200, headers: headers, body: Data(#"{"name":"a"}"#.utf8)) }
+        )
+
+        // When
+        let user = try await api.user()
+
+        // Then
+        #expect(user == User(name: "a"))
+    }
+
+    @Test("A body that is not JSON under another format's label is unreadableMediaType, keeping the decoding error")
+    func htmlPageIsNamed() async throws {
+        // Given a captive portal's page
+        let page = HttpOperationResult(statusCode: 200, headers: ["Content-Type": "text/html"], body: Data("<p>Sign in</p>".utf8))
+        let api = Labels(transport: RecordingTransport { _ in page })
+
+        // When
+        let error = await #expect(throws: RequestError.self) { _ = try await api.user() }
+
+        // Then
+        #expect(error?.kind == .unreadableMediaType)
+        #expect(error?.underlyingError is DecodingError)
+        #expect(
+            error?.description.hasPrefix(
+                "Labels.user (GET /user): the HTTP 200 response is text/html, which the JSON decoder does not read (it reads "
+                    + "application/json, */*+json, text/json) and it does not decode as User either (") == true)
+        #expect(error?.description.hasSuffix("); the body begins: <p>Sign in</p>") == true)
+    }
+
+    @Test("A JSON body that misses a key under a JSON label stays undecodableResponse; under text/plain it names both")
+    func labelledJSONMissingKey() async throws {
+        // Given
+        let missing = Data(#"{"other":1}"#.utf8)
+        let labelled = Labels(
+            transport: RecordingTransport { _ in
+                HttpOperationResult(statusCode: 200, headers: ["Content-Type": "application/json"], body: missing)
+            })
+        let plain = Labels(
+            transport: RecordingTransport { _ in
+                HttpOperationResult(statusCode: 200, headers: ["Content-Type": "text/plain"], body: missing)
+            })
+
+        // When
+        let labelledError = await #expect(throws: RequestError.self) { _ = try await labelled.user() }
+        let plainError = await #expect(throws: RequestError.self) { _ = try await plain.user() }
+
+        // Then
+        #expect(labelledError?.kind == .undecodableResponse)
+        #expect(plainError?.kind == .unreadableMediaType)
+        #expect(plainError?.description.contains("and it does not decode as User either (No value associated with key") == true)
+    }
+
+    @Test("A converter that does not try unlisted media types refuses them before decoding; a property list is tried")
+    func strictAndTryingConverters() async throws {
+        // Given a form body labelled text/plain, and a property list labelled application/octet-stream
+        let plist = try PropertyListEncoder().encode(User(name: "p"))
+        let api = Labels(
+            transport: RecordingTransport { request in
+                request.url.path.hasSuffix("/form")
+                    ? HttpOperationResult(statusCode: 200, headers: ["Content-Type": "text/plain"], body: Data("name=f".utf8))
+                    : HttpOperationResult(statusCode: 200, headers: ["Content-Type": "application/octet-stream"], body: plist)
+            })
+
+        // When
+        let formError = await #expect(throws: RequestError.self) { _ = try await api.form() }
+        let user = try await api.plist()
+
+        // Then
+        #expect(formError?.kind == .unreadableMediaType)
+        #expect(formError?.underlyingError == nil)
+        #expect(
+            formError?.description
+                == "Labels.form (GET /form): the HTTP 200 response is text/plain, which FormConverter does not read (it reads "
+                + "application/x-www-form-urlencoded); the body begins: name=f")
+        #expect(user == User(name: "p"))
+        #expect(!FormConverter().decodesUnlistedMediaTypes && !TextConverter().decodesUnlistedMediaTypes)
+        #expect(JSONConverter().decodesUnlistedMediaTypes && PropertyListConverter().decodesUnlistedMediaTypes)
+    }
+
     @Test("Media ranges: exact, type/*, */* and */*+suffix")
     func mediaRanges() {
         #expect(JSONConverter().reads(mediaType: "application/problem+json"))
