@@ -112,9 +112,12 @@ enum ParameterValues {
 /// Lets `ParameterValues` see through `Optional` held in an `Any`.
 protocol OptionalValue {
     var wrappedAny: Any? { get }
+    static var wrappedType: Any.Type { get }
 }
 
 extension Optional: OptionalValue {
+    static var wrappedType: Any.Type { Wrapped.self }
+
     var wrappedAny: Any? {
         switch self {
         case .some(let value): return value

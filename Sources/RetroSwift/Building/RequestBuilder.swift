@@ -10,6 +10,8 @@ struct RequestBuilder {
     private var queryItems: [HTTPQueryItem] = []
     private var headers: [HTTPHeader] = []
     private var jsonBody: Data?
+    /// The `@Body` converter's media type; `nil` for JSON.
+    private var bodyContentType: String?
     private var rawBody: RequestPayload?
     /// Form fields and files in declaration order, which multipart keeps.
     private var form: [MultipartFormBody.Part] = []
@@ -156,7 +158,7 @@ struct RequestBuilder {
         case .formParam:
             form += values.map { .init(name: field.name, fileName: nil, mimeType: nil, content: .text($0)) }
         case .url: dynamicURL = .init(url: try url(values, field), field: field)
-        case .jsonBody, .rawBody, .formFile, .formFileList, .queryMap, .headerMap, .formMap: throw planMismatch(type(of: values))
+        case .jsonBody, .body, .rawBody, .formFile, .formFileList, .queryMap, .headerMap, .formMap: throw planMismatch(type(of: values))
         }
     }
 
@@ -203,12 +205,20 @@ struct RequestBuilder {
         guard let encodable = value as? any Encodable else {
             throw invalid(field, "\(type(of: value)) is not Encodable")
         }
+        // A @Body in a converter's format; with no converter chosen it is JSON, as a @JsonBody.
+        let converter = field.kind == .body ? plan.converter ?? settings.converter : nil
         do {
-            jsonBody = try settings.jsonEncoder.encode(encodable)
+            if let converter {
+                jsonBody = try converter.encode(encodable)
+                bodyContentType = converter.contentType
+            } else {
+                jsonBody = try settings.jsonEncoder.encode(encodable)
+            }
         } catch {
+            let format = converter.map { "\(type(of: $0))" } ?? "JSON"
             throw RequestError(
                 .unencodableBody, endpoint: plan.endpoint, field: field.property,
-                reason: "the JSON body could not be encoded: \(Self.describe(encodingError: error))", underlyingError: error
+                reason: "the \(format) body could not be encoded: \(Self.describe(encodingError: error))", underlyingError: error
             )
         }
     }
@@ -281,7 +291,7 @@ struct RequestBuilder {
         let params = HttpRequestParams(
             method: plan.endpoint.method, encodedPath: url?.encodedPath ?? encodedPath(),
             encodedQuery: encodedQuery(after: url.map { $0.encodedQuery } ?? plan.template.staticQuery),
-            queryItems: url?.encodedQuery.map { PathTemplate.decodedItems($0) + queryItems } ?? queryItems, headers: headers,
+            queryItems: url?.encodedQuery.map { PathTemplate.decodedItems($0) + queryItems } ?? queryItems, headers: headersWithAccept(),
             payload: try body(), timeout: plan.timeout ?? settings.timeout, responseDestination: plan.responseDestination,
             endpoint: plan.endpoint, domainTarget: settings.target, responseLimits: settings.responseLimits
         )
@@ -294,6 +304,15 @@ struct RequestBuilder {
         pointed.absoluteURL = absolute
         pointed.dynamicURLState = .pendingOriginCheck(field: dynamicURL.field.property, policy: plan.otherHosts)
         return pointed
+    }
+
+    /// The headers, with a chosen converter's media types as `Accept` unless a field or the declaration sent one.
+    /// Without a chosen converter (JSON by the domain's coders) no `Accept` is added, so requests stay as they were
+    /// before converters.
+    private func headersWithAccept() -> [HTTPHeader] {
+        guard let converter = plan.converter ?? settings.converter, !headers.contains(where: { HeaderName.matches($0.name, "Accept") })
+        else { return headers }
+        return headers + [HTTPHeader(name: "Accept", value: MediaRanges.acceptValue(for: converter.readableMediaTypes))]
     }
 
     private func encodedPath() -> String {
@@ -328,7 +347,7 @@ struct RequestBuilder {
         case .none:
             return nil
         case .json:
-            return jsonBody.map { RequestPayload(contentType: "application/json", content: .data($0)) }
+            return jsonBody.map { RequestPayload(contentType: bodyContentType ?? "application/json", content: .data($0)) }
         case .raw:
             return rawBody
         case .formURLEncoded:

@@ -27,6 +27,11 @@ public struct RequestError: Error, Sendable, CustomStringConvertible, LocalizedE
         /// The domain's ``ServerTrust`` asks for what the transport cannot enforce (see
         /// ``ServerTrustEnforcing/serverTrustSupport``), or pins public keys for a URL that is not `https`. Nothing was sent.
         case serverTrustUnsupported
+        /// A response's `Content-Type` is a media type the endpoint's ``BodyConverter`` does not read (an HTML page
+        /// answering a JSON endpoint), and the converter refused it or, if it ``BodyConverter/decodesUnlistedMediaTypes``,
+        /// could not decode it (that failure is the ``RequestError/underlyingError``). ``RequestError/response`` holds
+        /// the response; the reason names the status, the media type and the body's first characters.
+        case unreadableMediaType
     }
 
     /// What went wrong.

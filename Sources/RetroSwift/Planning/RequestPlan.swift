@@ -58,13 +58,16 @@ final class RequestPlan: Sendable {
     let responseDestination: ResponseDestination
     /// Where a `@Url` field's full URL may lead besides the base URL's origin.
     let otherHosts: OtherHostPolicy
+    /// The endpoint's own converter; `nil` uses the domain's.
+    let converter: (any BodyConverter)?
 
     init(
         endpoint: EndpointIdentity, template: PathTemplate, requestType: ObjectIdentifier, fields: [Field], reader: Reader,
         bodyStyle: BodyStyle,
         staticHeaders: [HTTPHeader], timeout: TimeInterval?, responseDestination: ResponseDestination,
-        otherHosts: OtherHostPolicy = .refused
+        otherHosts: OtherHostPolicy = .refused, converter: (any BodyConverter)? = nil
     ) {
+        self.converter = converter
         self.endpoint = endpoint
         self.template = template
         self.requestType = requestType

@@ -12,7 +12,7 @@ enum RequestPlanner {
         PathTemplateRule(), MethodNameRule(), StaticHeadersRule(),
         // The request's fields, when they can be described; else the request type itself.
         ParameterFieldsRule(), ParameterNamesRule(), URLFieldRule(), PlaceholdersRule(), BodyRule(), RequestTypeRule(),
-        OtherHostsRule(), TimeoutRule(), ResponseTypeRule(),
+        OtherHostsRule(), TimeoutRule(), ResponseTypeRule(), ConverterRule(),
     ]
 
     /// Validates the declaration against a request value whose static type `T` is its exact type, and returns
@@ -124,7 +124,8 @@ enum RequestPlanner {
                     property: $0.property, kind: $0.kind, name: $0.name ?? $0.property, valueIsOptional: $0.valueIsOptional)
             },
             reader: reader, bodyStyle: draft.bodyStyle, staticHeaders: draft.staticHeaders, timeout: declaration.timeout,
-            responseDestination: ResponseDecoding.destination(for: responseType), otherHosts: declaration.otherHosts
+            responseDestination: ResponseDecoding.destination(for: responseType), otherHosts: declaration.otherHosts,
+            converter: declaration.converter
         )
     }
 

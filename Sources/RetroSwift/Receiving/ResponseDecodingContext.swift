@@ -8,6 +8,8 @@ public struct ResponseDecodingContext: Sendable {
     public let endpoint: EndpointIdentity
     /// The domain's limits; streamed responses read ``ResponseLimits/maxStreamElementBytes`` from them.
     let responseLimits: ResponseLimits
+    /// The endpoint's converter, else the domain's; `nil` is JSON through ``decoder``.
+    let converter: (any BodyConverter)?
 
     /// Creates a context; tests of custom response types use this.
     ///
@@ -15,8 +17,13 @@ public struct ResponseDecodingContext: Sendable {
     ///   - decoder: The JSON decoder.
     ///   - endpoint: The endpoint being called, for errors.
     ///   - responseLimits: The limits the response is held to; ``ResponseLimits/default`` unless given.
-    public init(decoder: JSONDecoder, endpoint: EndpointIdentity, responseLimits: ResponseLimits = .default) {
+    ///   - converter: Decodes bodies in place of `decoder`, as an endpoint's or domain's converter does; `nil` unless given.
+    public init(
+        decoder: JSONDecoder, endpoint: EndpointIdentity, responseLimits: ResponseLimits = .default,
+        converter: (any BodyConverter)? = nil
+    ) {
         self.decoder = decoder
+        self.converter = converter
         self.endpoint = endpoint
         self.responseLimits = responseLimits
     }
@@ -40,7 +47,16 @@ public struct ResponseDecodingContext: Sendable {
         guard let decodable = T.self as? any Decodable.Type else {
             throw RequestError(.undecodableResponse, endpoint: endpoint, reason: "\(T.self) is not Decodable", response: response)
         }
-        return try decodeJSON(decodable, as: T.self, from: response)
+        guard let unlisted = unlistedMediaType(of: response) else { return try decodeJSON(decodable, as: T.self, from: response) }
+        // A media type the converter does not list: a format whose parse is strict tries the body anyway, since many
+        // servers label JSON `text/plain`, `text/html` or `application/octet-stream`; only when that fails is the
+        // answer called another format. The others refuse it before decoding.
+        guard converter?.decodesUnlistedMediaTypes ?? true else { throw unreadableMediaType(response, unlisted) }
+        do {
+            return try decodeJSON(decodable, as: T.self, from: response)
+        } catch let error as RequestError where error.kind == .undecodableResponse {
+            throw unreadableMediaType(response, unlisted, decodingFailure: (T.self, error.underlyingError ?? error))
+        }
     }
 
     // The two below take the response type opened from its existential metatype, so the decoded value reaches the
@@ -54,7 +70,80 @@ public struct ResponseDecodingContext: Sendable {
     }
 
     private func decodeJSON<Value: Decodable, T>(_: Value.Type, as _: T.Type, from response: HttpOperationResult) throws -> T {
-        try cast(decodeJSON(Value.self, from: response))
+        guard let converter else { return try cast(decodeJSON(Value.self, from: response)) }
+        do {
+            return try cast(converter.decode(Value.self, from: response.data))
+        } catch let error as RequestError {
+            throw error
+        } catch {
+            throw RequestError(
+                .undecodableResponse, endpoint: endpoint,
+                reason: "the HTTP \(response.statusCode) body does not decode as \(Value.self) with \(type(of: converter)): "
+                    + Self.describe(error),
+                response: response, underlyingError: error
+            )
+        }
+    }
+
+    /// The media type of `response` when it names one the converter does not list in
+    /// ``BodyConverter/readableMediaTypes``; `nil` when it names a listed one or none (a body without a
+    /// `Content-Type` is decoded).
+    func unlistedMediaType(of response: HttpOperationResult) -> String? {
+        guard let contentType = response.header("Content-Type") else { return nil }
+        // The common answer, checked without making strings: the default JSON path stays as cheap as before.
+        if converter == nil, Self.isApplicationJSON(contentType) { return nil }
+        let mediaType = MediaRanges.essence(of: contentType)
+        return MediaRanges.matches(mediaType, anyOf: converter?.readableMediaTypes ?? JSONConverter.readable) ? nil : mediaType
+    }
+
+    /// The ``RequestError/Kind/unreadableMediaType`` error for a response of `mediaType`, naming the status, the media
+    /// type, what the converter reads and the body's first characters, so an HTML page answering a JSON endpoint says
+    /// what came back; `decodingFailure` is the failed attempt of a converter that tries such bodies, kept as the
+    /// underlying error.
+    func unreadableMediaType(
+        _ response: HttpOperationResult, _ mediaType: String, decodingFailure: (type: Any.Type, error: any Error)? = nil
+    ) -> RequestError {
+        let readable = converter?.readableMediaTypes ?? JSONConverter.readable
+        let format = converter.map { "\(type(of: $0))" } ?? "the JSON decoder"
+        let attempt = decodingFailure.map { " and it does not decode as \($0.type) either (\(Self.describe($0.error)))" } ?? ""
+        return RequestError(
+            .unreadableMediaType, endpoint: endpoint,
+            reason: "the HTTP \(response.statusCode) response is \(mediaType.isEmpty ? "of no media type" : mediaType), which "
+                + "\(format) does not read (it reads \(readable.joined(separator: ", ")))\(attempt); "
+                + Self.preview(of: response, mediaType),
+            response: response, underlyingError: decodingFailure?.error)
+    }
+
+    /// Whether `contentType` is `application/json`, in any case, with or without parameters: the answer
+    /// ``MediaRanges/essence(of:)`` gives, for the values that start with it.
+    static func isApplicationJSON(_ contentType: String) -> Bool {
+        var bytes = contentType.utf8.makeIterator()
+        for expected in "application/json".utf8 {
+            // Only A-Z are folded: `| 0x20` on any byte would also take a control byte 0x0F for the `/`.
+            guard let byte = bytes.next(), (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) == expected else { return false }
+        }
+        // Whitespace may follow the type, then only the end or `;` ("application/json x" is another media type).
+        while let next = bytes.next() {
+            if next == UInt8(ascii: ";") { return true }
+            guard next == UInt8(ascii: " ") || next == UInt8(ascii: "\t") else { return false }
+        }
+        return true
+    }
+
+    /// The characters a message quotes from a body: a text, JSON or XML body's first 200, whitespace collapsed,
+    /// since those are what explain a wrong answer (a login page, a proxy's error); only the size of any other.
+    static func preview(of response: HttpOperationResult, _ mediaType: String) -> String {
+        let body = response.data
+        if body.isEmpty { return "the body is empty" }
+        let isText =
+            mediaType.hasPrefix("text/") || mediaType.hasSuffix("+json") || mediaType.hasSuffix("+xml")
+            || mediaType == "application/json" || mediaType == "application/xml"
+        guard isText else { return "the body is \(body.count) bytes" }
+        let limit = 200
+        let text = String(decoding: body.prefix(limit * 4), as: UTF8.self)
+            .split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+        let quoted = text.prefix(limit)
+        return "the body begins: " + quoted + (quoted.endIndex < text.endIndex || body.count > limit * 4 ? "…" : "")
     }
 
     /// JSON-decodes `type` from the body, wrapping failures in a ``RequestError`` that names the endpoint.

@@ -16,8 +16,10 @@ enum AdHocCall {
         let endpoint = EndpointIdentity(domain: String(describing: type(of: domain)), name: "invoke", method: method, template: template)
         let params = try build(endpoint, arguments, body, Response.self, settings)
         let result = try await CallPipeline.send(params, of: domain, settings: settings, redirects: settings.redirectPolicy)
-        return try ResponseDecodingContext(decoder: settings.jsonDecoder, endpoint: endpoint, responseLimits: settings.responseLimits)
-            .decode(Response.self, from: result)
+        return try ResponseDecodingContext(
+            decoder: settings.jsonDecoder, endpoint: endpoint, responseLimits: settings.responseLimits, converter: settings.converter
+        )
+        .decode(Response.self, from: result)
     }
 
     /// Plans the call as if each argument were a declared `@Query` field (or `@Path`, when the path names it) and

@@ -10,7 +10,8 @@ enum EndpointCall {
         let settings = domain.settings.current
         let params = try buildParams(domain, key, state, state.declaration, request, Response.self, settings)
         let decoding = ResponseDecodingContext(
-            decoder: settings.jsonDecoder, endpoint: params.endpoint, responseLimits: params.responseLimits)
+            decoder: settings.jsonDecoder, endpoint: params.endpoint, responseLimits: params.responseLimits,
+            converter: state.declaration.converter ?? settings.converter)
         // `consume`: the request is not needed after this, and without it the call copied it (callgrind: 1,200
         // instructions).
         let result = try await CallPipeline.send(

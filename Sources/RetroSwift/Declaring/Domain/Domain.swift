@@ -89,6 +89,14 @@ open class Domain {
         set { settings.withLock { $0.jsonDecoder = newValue } }
     }
 
+    /// The format of this domain's `@Body` fields and decoded responses, for endpoints that declare no `converter:`;
+    /// `nil` (the default) is JSON through ``jsonEncoder`` and ``jsonDecoder``. A converter set here is also sent as
+    /// `Accept`. See ``BodyConverter``.
+    public var converter: (any BodyConverter)? {
+        get { settings.current.converter }
+        set { settings.withLock { $0.converter = newValue } }
+    }
+
     /// Makes the boundary of each multipart body; replace it in tests to compare exact bytes.
     public var multipartBoundary: @Sendable () -> String {
         get { settings.current.multipartBoundary }

@@ -10,6 +10,8 @@ struct DomainSettings: Sendable {
     struct Values: Sendable {
         var jsonEncoder: JSONEncoder
         var jsonDecoder: JSONDecoder
+        /// `nil`: JSON through ``jsonEncoder`` and ``jsonDecoder``, sending no `Accept`, as before converters.
+        var converter: (any BodyConverter)?
         var multipartBoundary: @Sendable () -> String
         var timeout: TimeInterval?
         var interceptors: [any Interceptor] = []
@@ -53,7 +55,9 @@ struct DomainSettings: Sendable {
         // Accepts integers and fractions alike.
         decoder.dateDecodingStrategy = .millisecondsSince1970
         return DomainSettings(
-            Values(jsonEncoder: encoder, jsonDecoder: decoder, multipartBoundary: { "RetroSwift-" + UUID().uuidString }, timeout: nil)
+            Values(
+                jsonEncoder: encoder, jsonDecoder: decoder, converter: nil, multipartBoundary: { "RetroSwift-" + UUID().uuidString },
+                timeout: nil)
         )
     }
 

@@ -34,13 +34,16 @@ public struct Endpoint<Method: EndpointMethod, Signature>: Sendable {
     ///   - formEncoding: `.multipart` forces a multipart body even without `@FormFile` fields.
     ///   - redirects: How this endpoint follows redirects; `nil` uses the domain's ``Domain/redirectPolicy``.
     ///   - cache: How this endpoint uses the domain's ``Domain/httpCache``; `nil` follows RFC 9111 (``CacheMode/standard``).
+    ///   - converter: The format of this endpoint's `@Body` and decoded response; `nil` uses the domain's ``Domain/converter``.
     ///   - otherHosts: Which hosts besides the base URL's a `@Url` field's full URL may lead to; none by default.
     public init<Request, Response>(
         _ path: String = "", timeout: TimeInterval? = nil, headers: [String: String] = [:],
         formEncoding: FormEncoding = .automatic, redirects: RedirectPolicy? = nil, otherHosts: OtherHostPolicy = .refused,
-        cache: CacheMode? = nil
+        cache: CacheMode? = nil, converter: (any BodyConverter)? = nil
     ) where Signature == (Request) async throws -> Response {
-        self.init(path, timeout, headers, formEncoding, redirects, otherHosts, cache, request: Request.self, response: Response.self) {
+        self.init(
+            path, timeout, headers, formEncoding, redirects, otherHosts, cache, converter, request: Request.self, response: Response.self
+        ) {
             domain, key, state in
             { request in try await EndpointCall.perform(domain, key, state, request) }
         }
@@ -55,11 +58,14 @@ public struct Endpoint<Method: EndpointMethod, Signature>: Sendable {
     ///   - formEncoding: `.multipart` forces a multipart body even without `@FormFile` fields.
     ///   - redirects: How this endpoint follows redirects; `nil` uses the domain's ``Domain/redirectPolicy``.
     ///   - cache: How this endpoint uses the domain's ``Domain/httpCache``; `nil` follows RFC 9111 (``CacheMode/standard``).
+    ///   - converter: The format of this endpoint's `@Body` and decoded response; `nil` uses the domain's ``Domain/converter``.
     public init<Response>(
         _ path: String, timeout: TimeInterval? = nil, headers: [String: String] = [:],
-        formEncoding: FormEncoding = .automatic, redirects: RedirectPolicy? = nil, cache: CacheMode? = nil
+        formEncoding: FormEncoding = .automatic, redirects: RedirectPolicy? = nil, cache: CacheMode? = nil,
+        converter: (any BodyConverter)? = nil
     ) where Signature == () async throws -> Response {
-        self.init(path, timeout, headers, formEncoding, redirects, .refused, cache, request: Void.self, response: Response.self) {
+        self.init(path, timeout, headers, formEncoding, redirects, .refused, cache, converter, request: Void.self, response: Response.self)
+        {
             domain, key, state in
             { try await EndpointCall.perform(domain, key, state, ()) }
         }
@@ -76,13 +82,16 @@ public struct Endpoint<Method: EndpointMethod, Signature>: Sendable {
     ///   - formEncoding: `.multipart` forces a multipart body even without `@FormFile` fields.
     ///   - redirects: How this endpoint follows redirects; `nil` uses the domain's ``Domain/redirectPolicy``.
     ///   - cache: How this endpoint uses the domain's ``Domain/httpCache``; `nil` follows RFC 9111 (``CacheMode/standard``).
+    ///   - converter: The format of this endpoint's `@Body` and decoded response; `nil` uses the domain's ``Domain/converter``.
     ///   - otherHosts: Which hosts besides the base URL's a `@Url` field's full URL may lead to; none by default.
     public init<Request, Response>(
         _ path: String = "", timeout: TimeInterval? = nil, headers: [String: String] = [:],
         formEncoding: FormEncoding = .automatic, redirects: RedirectPolicy? = nil, otherHosts: OtherHostPolicy = .refused,
-        cache: CacheMode? = nil
+        cache: CacheMode? = nil, converter: (any BodyConverter)? = nil
     ) where Signature == @Sendable (Request) async throws -> Response {
-        self.init(path, timeout, headers, formEncoding, redirects, otherHosts, cache, request: Request.self, response: Response.self) {
+        self.init(
+            path, timeout, headers, formEncoding, redirects, otherHosts, cache, converter, request: Request.self, response: Response.self
+        ) {
             domain, key, state in
             let key = PlanKey(key)
             let domain = SendableDomain(domain)
@@ -99,11 +108,14 @@ public struct Endpoint<Method: EndpointMethod, Signature>: Sendable {
     ///   - formEncoding: `.multipart` forces a multipart body even without `@FormFile` fields.
     ///   - redirects: How this endpoint follows redirects; `nil` uses the domain's ``Domain/redirectPolicy``.
     ///   - cache: How this endpoint uses the domain's ``Domain/httpCache``; `nil` follows RFC 9111 (``CacheMode/standard``).
+    ///   - converter: The format of this endpoint's `@Body` and decoded response; `nil` uses the domain's ``Domain/converter``.
     public init<Response>(
         _ path: String, timeout: TimeInterval? = nil, headers: [String: String] = [:],
-        formEncoding: FormEncoding = .automatic, redirects: RedirectPolicy? = nil, cache: CacheMode? = nil
+        formEncoding: FormEncoding = .automatic, redirects: RedirectPolicy? = nil, cache: CacheMode? = nil,
+        converter: (any BodyConverter)? = nil
     ) where Signature == @Sendable () async throws -> Response {
-        self.init(path, timeout, headers, formEncoding, redirects, .refused, cache, request: Void.self, response: Response.self) {
+        self.init(path, timeout, headers, formEncoding, redirects, .refused, cache, converter, request: Void.self, response: Response.self)
+        {
             domain, key, state in
             let key = PlanKey(key)
             let domain = SendableDomain(domain)
@@ -122,13 +134,16 @@ public struct Endpoint<Method: EndpointMethod, Signature>: Sendable {
     ///   - formEncoding: `.multipart` forces a multipart body even without `@FormFile` fields.
     ///   - redirects: How this endpoint follows redirects; `nil` uses the domain's ``Domain/redirectPolicy``.
     ///   - cache: How this endpoint uses the domain's ``Domain/httpCache``; `nil` follows RFC 9111 (``CacheMode/standard``).
+    ///   - converter: The format of this endpoint's `@Body` and decoded response; `nil` uses the domain's ``Domain/converter``.
     ///   - otherHosts: Which hosts besides the base URL's a `@Url` field's full URL may lead to; none by default.
     public init<Request, Response>(
         _ path: String = "", timeout: TimeInterval? = nil, headers: [String: String] = [:],
         formEncoding: FormEncoding = .automatic, redirects: RedirectPolicy? = nil, otherHosts: OtherHostPolicy = .refused,
-        cache: CacheMode? = nil
+        cache: CacheMode? = nil, converter: (any BodyConverter)? = nil
     ) where Signature == nonisolated(nonsending) (Request) async throws -> Response {
-        self.init(path, timeout, headers, formEncoding, redirects, otherHosts, cache, request: Request.self, response: Response.self) {
+        self.init(
+            path, timeout, headers, formEncoding, redirects, otherHosts, cache, converter, request: Request.self, response: Response.self
+        ) {
             domain, key, state in
             { request in try await EndpointCall.perform(domain, key, state, request) }
         }
@@ -143,11 +158,14 @@ public struct Endpoint<Method: EndpointMethod, Signature>: Sendable {
     ///   - formEncoding: `.multipart` forces a multipart body even without `@FormFile` fields.
     ///   - redirects: How this endpoint follows redirects; `nil` uses the domain's ``Domain/redirectPolicy``.
     ///   - cache: How this endpoint uses the domain's ``Domain/httpCache``; `nil` follows RFC 9111 (``CacheMode/standard``).
+    ///   - converter: The format of this endpoint's `@Body` and decoded response; `nil` uses the domain's ``Domain/converter``.
     public init<Response>(
         _ path: String, timeout: TimeInterval? = nil, headers: [String: String] = [:],
-        formEncoding: FormEncoding = .automatic, redirects: RedirectPolicy? = nil, cache: CacheMode? = nil
+        formEncoding: FormEncoding = .automatic, redirects: RedirectPolicy? = nil, cache: CacheMode? = nil,
+        converter: (any BodyConverter)? = nil
     ) where Signature == nonisolated(nonsending) () async throws -> Response {
-        self.init(path, timeout, headers, formEncoding, redirects, .refused, cache, request: Void.self, response: Response.self) {
+        self.init(path, timeout, headers, formEncoding, redirects, .refused, cache, converter, request: Void.self, response: Response.self)
+        {
             domain, key, state in
             { try await EndpointCall.perform(domain, key, state, ()) }
         }
@@ -163,13 +181,16 @@ public struct Endpoint<Method: EndpointMethod, Signature>: Sendable {
     ///   - formEncoding: `.multipart` forces a multipart body even without `@FormFile` fields.
     ///   - redirects: How this endpoint follows redirects; `nil` uses the domain's ``Domain/redirectPolicy``.
     ///   - cache: How this endpoint uses the domain's ``Domain/httpCache``; `nil` follows RFC 9111 (``CacheMode/standard``).
+    ///   - converter: The format of this endpoint's `@Body` and decoded response; `nil` uses the domain's ``Domain/converter``.
     ///   - otherHosts: Which hosts besides the base URL's a `@Url` field's full URL may lead to; none by default.
     public init<Request, Response>(
         _ path: String = "", timeout: TimeInterval? = nil, headers: [String: String] = [:],
         formEncoding: FormEncoding = .automatic, redirects: RedirectPolicy? = nil, otherHosts: OtherHostPolicy = .refused,
-        cache: CacheMode? = nil
+        cache: CacheMode? = nil, converter: (any BodyConverter)? = nil
     ) where Signature == nonisolated(nonsending) @Sendable (Request) async throws -> Response {
-        self.init(path, timeout, headers, formEncoding, redirects, otherHosts, cache, request: Request.self, response: Response.self) {
+        self.init(
+            path, timeout, headers, formEncoding, redirects, otherHosts, cache, converter, request: Request.self, response: Response.self
+        ) {
             domain, key, state in
             let key = PlanKey(key)
             let domain = SendableDomain(domain)
@@ -186,11 +207,14 @@ public struct Endpoint<Method: EndpointMethod, Signature>: Sendable {
     ///   - formEncoding: `.multipart` forces a multipart body even without `@FormFile` fields.
     ///   - redirects: How this endpoint follows redirects; `nil` uses the domain's ``Domain/redirectPolicy``.
     ///   - cache: How this endpoint uses the domain's ``Domain/httpCache``; `nil` follows RFC 9111 (``CacheMode/standard``).
+    ///   - converter: The format of this endpoint's `@Body` and decoded response; `nil` uses the domain's ``Domain/converter``.
     public init<Response>(
         _ path: String, timeout: TimeInterval? = nil, headers: [String: String] = [:],
-        formEncoding: FormEncoding = .automatic, redirects: RedirectPolicy? = nil, cache: CacheMode? = nil
+        formEncoding: FormEncoding = .automatic, redirects: RedirectPolicy? = nil, cache: CacheMode? = nil,
+        converter: (any BodyConverter)? = nil
     ) where Signature == nonisolated(nonsending) @Sendable () async throws -> Response {
-        self.init(path, timeout, headers, formEncoding, redirects, .refused, cache, request: Void.self, response: Response.self) {
+        self.init(path, timeout, headers, formEncoding, redirects, .refused, cache, converter, request: Void.self, response: Response.self)
+        {
             domain, key, state in
             let key = PlanKey(key)
             let domain = SendableDomain(domain)
@@ -201,12 +225,13 @@ public struct Endpoint<Method: EndpointMethod, Signature>: Sendable {
     /// The one initializer behind the public ones, which differ only in the closure type they make.
     private init(
         _ path: String, _ timeout: TimeInterval?, _ headers: [String: String], _ formEncoding: FormEncoding,
-        _ redirects: RedirectPolicy?, _ otherHosts: OtherHostPolicy, _ cache: CacheMode?, request: Any.Type, response: Any.Type,
+        _ redirects: RedirectPolicy?, _ otherHosts: OtherHostPolicy, _ cache: CacheMode?, _ converter: (any BodyConverter)?,
+        request: Any.Type, response: Any.Type,
         makeCall: @escaping @Sendable (Domain, AnyKeyPath, EndpointState<Signature>) -> Signature
     ) {
         let declaration = EndpointDeclaration(
             method: Method.method, template: path, timeout: timeout, headers: headers, formEncoding: formEncoding,
-            redirects: redirects, otherHosts: otherHosts, cache: cache
+            redirects: redirects, otherHosts: otherHosts, cache: cache, converter: converter
         )
         let types = InspectedTypes(request: request, response: response)
         state = EndpointState(declaration: declaration, makeCall: makeCall) { endpoint, declaration in

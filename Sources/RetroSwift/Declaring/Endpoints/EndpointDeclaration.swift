@@ -10,4 +10,6 @@ struct EndpointDeclaration: Sendable {
     let redirects: RedirectPolicy?
     let otherHosts: OtherHostPolicy
     var cache: CacheMode? = nil
+    /// The endpoint's own converter; `nil` uses the domain's.
+    var converter: (any BodyConverter)? = nil
 }

@@ -13,6 +13,9 @@ public enum LocationMarkers {
     /// Marks the JSON body.
     public enum JsonBody: ParameterLocation {}
 
+    /// Marks the body the endpoint's converter encodes.
+    public enum Body: ParameterLocation {}
+
     /// Marks a form field.
     public enum FormParam: ParameterLocation {}
 
@@ -36,6 +39,7 @@ public enum LocationMarkers {
         if marker == Header.self { return .header }
         if marker == Path.self { return .path }
         if marker == JsonBody.self { return .jsonBody }
+        if marker == Body.self { return .body }
         if marker == FormParam.self { return .formParam }
         if marker == QueryMap.self { return .queryMap }
         if marker == HeaderMap.self { return .headerMap }

@@ -36,7 +36,7 @@ extension Parameter: RequestParameter {
 
     func write(to sink: inout some ParameterSink, as field: RequestPlan.Field) throws {
         switch field.kind {
-        case .jsonBody: try sink.setJSONBody(wrappedValue, for: field)
+        case .jsonBody, .body: try sink.setJSONBody(wrappedValue, for: field)
         case .queryMap, .headerMap, .formMap: try sink.addMap(wrappedValue, for: field)
         default: try sink.add(sink.wireStrings(of: wrappedValue, for: field), for: field)
         }
@@ -55,6 +55,11 @@ public typealias Path<Value> = Parameter<LocationMarkers.Path, Value>
 
 /// The request body, encoded with the domain's `JSONEncoder`; `nil` sends no body.
 public typealias JsonBody<Value: Encodable> = Parameter<LocationMarkers.JsonBody, Value>
+
+/// The request body in the format of the endpoint's converter (its `converter:`, else the domain's
+/// ``Domain/converter``, else JSON through the domain's `jsonEncoder`), sent with the converter's media type as
+/// `Content-Type` unless the declaration's `headers:` set one; `nil` sends no body (Retrofit's `@Body`).
+public typealias Body<Value: Encodable> = Parameter<LocationMarkers.Body, Value>
 
 /// A form field: `application/x-www-form-urlencoded`, or a multipart part when the request has a `@FormFile`.
 public typealias FormParam<Value> = Parameter<LocationMarkers.FormParam, Value>

@@ -10,6 +10,8 @@ enum ParameterKind: String, Sendable, Hashable {
     case jsonBody = "@JsonBody"
     /// A request body sent as it is, `@RawBody`.
     case rawBody = "@RawBody"
+    /// A request body in the endpoint's converter's format, `@Body`.
+    case body = "@Body"
     /// A form field, `@FormParam`.
     case formParam = "@FormParam"
     /// A file in a multipart form, `@FormFile`.

@@ -4,7 +4,7 @@ struct BodyRule: DeclarationRule {
     func check(_ draft: inout DeclarationDraft) {
         guard draft.descriptions != nil else { return }
         let declaration = draft.declaration
-        let bodies = draft.fields.filter { $0.kind == .jsonBody || $0.kind == .rawBody }
+        let bodies = draft.fields.filter { $0.kind == .jsonBody || $0.kind == .rawBody || $0.kind == .body }
         let form = draft.fields.filter { $0.kind == .formParam || $0.kind.sendsFiles || $0.kind == .formMap }
         if bodies.count > 1 {
             let allJSON = bodies.allSatisfy { $0.kind == .jsonBody }
@@ -21,7 +21,7 @@ struct BodyRule: DeclarationRule {
         if let body = bodies.first, !form.isEmpty {
             draft.report(
                 "\(body.kind.rawValue) '\(body.property)' together with form field '\(form[0].property)'; a request has one body",
-                fix: body.kind == .jsonBody
+                fix: body.kind != .rawBody
                     ? "send the values either as JSON or as form fields, not both" : "send either the raw body or form fields, not both"
             )
         }
@@ -38,7 +38,7 @@ struct BodyRule: DeclarationRule {
         }
         let style: RequestPlan.BodyStyle
         if let body = bodies.first {
-            style = body.kind == .jsonBody ? .json : .raw
+            style = body.kind == .rawBody ? .raw : .json
         } else if declaration.formEncoding == .multipart || form.contains(where: { $0.kind.sendsFiles }) {
             style = .multipart
         } else {

@@ -33,7 +33,7 @@ struct ParameterFieldsRule: DeclarationRule {
                 property: property, kind: kind, name: field.name,
                 // Asked of JSON bodies only, the one kind whose call casts for it: a first lookup of a type's
                 // conformance scans every conformance record, a cost best not added to other fields' first call.
-                valueIsOptional: kind == .jsonBody ? field.valueType.map { $0 is any OptionalValue.Type } ?? true : true)
+                valueIsOptional: kind == .jsonBody || kind == .body ? field.valueType.map { $0 is any OptionalValue.Type } ?? true : true)
         }
     }
 }

@@ -31,7 +31,7 @@ struct ParameterNamesRule: DeclarationRule {
         switch kind {
         case .header: return "header:" + HeaderName.key(name)
         case .formParam, .formFile, .formFileList: return "form:" + name
-        case .jsonBody: return "body:" + property
+        case .jsonBody, .body: return "body:" + property
         default: return "\(kind.rawValue):" + name
         }
     }
