@@ -4,13 +4,35 @@
     /// The pool's HTTP/2 connections: each carries calls up to its server's `SETTINGS_MAX_CONCURRENT_STREAMS`, one per
     /// stream; past it ``ConnectionPool/lease(_:freshConnection:)`` opens another (up to the connections per origin)
     /// before a call waits. A connection the server sent GOAWAY on takes no new stream and closes once its streams end.
+    extension ConnectionPool.State {
+        /// An HTTP/2 connection to `key`'s origin with a stream to spare. Streamed answers and other calls share one,
+        /// though over HTTP/1.1 they keep to connections of their own: on a stream of its own, an answer nobody reads
+        /// holds only that stream's flow-control window, and the calls beside it keep flowing.
+        func http2Connection(sparing key: OriginKey) -> HTTP2Connection? {
+            var twin = key
+            twin.forStreams.toggle()
+            return origins[key]?.http2.first(where: \.hasCapacity) ?? origins[twin]?.http2.first(where: \.hasCapacity)
+        }
+    }
+
     extension ConnectionPool {
+        /// Whether a connection opened to `origin` will speak HTTP/2: with prior knowledge to a plain origin reached
+        /// directly or through a tunnel, or where a connection negotiated it by ALPN before (pool lock).
+        func speaksHTTP2(_ origin: OriginPool) -> Bool {
+            if origin.negotiatedHTTP2 { return true }
+            let forwarded = origin.key.proxy.map { !ProxyRoute.tunnels(origin.key, through: $0) } ?? false
+            return settings.httpVersion == .http2PriorKnowledge && !origin.key.isTLS && !forwarded
+        }
+
         /// A new HTTP/2 connection is ready: it takes the call that asked for it, then the waiting calls, up to its
         /// streams.
         func connected(_ connection: HTTP2Connection, owner: NIOCall?) {
             let origin = connection.origin
+            var another = false
             let calls = state.withLockedValue { state -> [NIOCall]? in
+                origin.connecting -= 1
                 if state.isShutDown { return nil }
+                origin.negotiatedHTTP2 = true
                 state.http2Connections[ObjectIdentifier(connection)] = connection
                 origin.http2.append(connection)
                 var calls: [NIOCall] = []
@@ -22,8 +44,15 @@
                     connection.activeStreams += 1
                     calls.append(waiter)
                 }
+                // Calls past the server's limit: another connection opens for them before they wait for a stream.
+                if origin.needsConnection, origin.open < limit(of: origin.key) {
+                    origin.open += 1
+                    origin.connecting += 1
+                    another = true
+                }
                 return calls
             }
+            if another { reconnect(origin) }
             guard let calls else {
                 connection.close()
                 owner?.finish(.failure(NIOTransportFailure.shutDown))
@@ -108,8 +137,9 @@
                 origin.open -= 1
                 connection.isDraining = true
                 origin.http2.removeAll { $0 === connection }
-                guard !origin.waiters.isEmpty, origin.open < limit(of: origin.key), !state.isShutDown else { return false }
+                guard origin.needsConnection, origin.open < limit(of: origin.key), !state.isShutDown else { return false }
                 origin.open += 1
+                origin.connecting += 1
                 return true
             }
             if replace { reconnect(origin) }

@@ -22,6 +22,7 @@
             var connectTimeout: TimeAmount
             var httpVersion: NIOTransport.HTTPVersion = .automatic
             var resendsUnprocessedStreams = true
+            var http2Fault: HTTP2Fault?
         }
 
         struct State {
@@ -83,10 +84,11 @@
                 let origin = state.origin(of: key)
                 if freshConnection {
                     origin.open += 1
+                    origin.connecting += 1
                     return .connect(origin, owner: call)
                 }
                 // An HTTP/2 connection with a stream to spare comes first: it needs no connection of its own.
-                if let connection = origin.http2.first(where: \.hasCapacity) {
+                if let connection = state.http2Connection(sparing: key) {
                     connection.activeStreams += 1
                     return .runStream(connection)
                 }
@@ -96,8 +98,12 @@
                     if connection.channel.isActive { return .run(connection) }
                 }
                 origin.waiters.append(call)
+                // A connection being opened with prior knowledge speaks HTTP/2: it takes the waiting calls up to its
+                // server's limit, so a burst of calls opens one connection, not one each.
+                if speaksHTTP2(origin), origin.waiters.count <= origin.connecting * HTTP2Connection.assumedStreams { return .wait }
                 if origin.open < limit(of: key) {
                     origin.open += 1
+                    origin.connecting += 1
                     return .connect(origin, owner: nil)
                 }
                 return .wait
@@ -173,6 +179,7 @@
 
         private func connected(_ connection: HTTP1Connection, owner: NIOCall?) {
             let accepted = state.withLockedValue { state -> Bool in
+                connection.origin.connecting -= 1
                 if state.isShutDown { return false }
                 state.connections[ObjectIdentifier(connection)] = connection
                 return true
@@ -194,6 +201,7 @@
             // if any, gets an attempt of its own, so that every call learns the outcome promptly.
             let (failed, reconnect) = state.withLockedValue { state -> (NIOCall?, Bool) in
                 origin.open -= 1
+                origin.connecting -= 1
                 defer { state.dropIfUnused(origin) }
                 if let owner { return (owner, false) }
                 let failed = origin.waiters.popFirst()
@@ -201,6 +209,7 @@
                     return (failed, false)
                 }
                 origin.open += 1
+                origin.connecting += 1
                 return (failed, true)
             }
             failed?.finish(.failure(failure))
@@ -247,8 +256,9 @@
                 defer { state.dropIfUnused(origin) }
                 origin.open -= 1
                 origin.idle.removeAll { $0 === connection }
-                guard !origin.waiters.isEmpty, origin.open < limit(of: origin.key), !state.isShutDown else { return false }
+                guard origin.needsConnection, origin.open < limit(of: origin.key), !state.isShutDown else { return false }
                 origin.open += 1
+                origin.connecting += 1
                 return true
             }
             if reconnect { connect(origin, owner: nil) }
@@ -303,6 +313,14 @@
         var waiters = CircularBuffer<NIOCall>()
         /// HTTP/2 connections that take new streams (a draining one leaves), counted in ``open`` too.
         var http2: [HTTP2Connection] = []
+        /// Connections being opened, counted in ``open`` too.
+        var connecting = 0
+        /// Whether a connection here negotiated HTTP/2 by ALPN: the next ones will too.
+        var negotiatedHTTP2 = false
+
+        /// Whether a connection closing leaves calls waiting that no connection being opened will take: each takes one
+        /// at least, so a closed connection is replaced only past them (else one call may open two).
+        var needsConnection: Bool { waiters.count > connecting }
 
         init(key: OriginKey) {
             self.key = key

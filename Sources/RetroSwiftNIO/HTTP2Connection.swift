@@ -33,6 +33,10 @@
         /// Closes the connection once it has run no stream for the idle timeout.
         private let idleTimer = NIOLockedValueBox<Scheduled<Void>?>(nil)
 
+        /// The streams a connection being opened is taken to carry until its server's SETTINGS say (RFC 9113 §6.5.2
+        /// recommends no fewer than 100).
+        static let assumedStreams = 100
+
         /// Streams open or being opened (pool lock).
         var activeStreams = 0
         /// The server's `SETTINGS_MAX_CONCURRENT_STREAMS` (pool lock); 100 when it sets none.
@@ -40,8 +44,11 @@
         /// The server sent GOAWAY, or the idle timeout passed: no new stream (pool lock).
         var isDraining = false
 
-        /// Whether a new call may open a stream here (pool lock).
-        var hasCapacity: Bool { !isDraining && activeStreams < maxStreams }
+        /// Whether a new call may open a stream here (pool lock). A connection the server closed takes none, even before
+        /// its handler has seen the close and removed it.
+        var hasCapacity: Bool {
+            !isDraining && activeStreams < maxStreams && (channel.isActive || pool.settings.http2Fault == .ignoresConnectionEnd)
+        }
 
         init(
             channel: any Channel, origin: OriginPool, pool: ConnectionPool, multiplexer: NIOHTTP2Handler.StreamMultiplexer,
@@ -114,9 +121,12 @@
                     // The handler reads as its reader keeps up: an unread stream holds its own window only.
                     try stream.syncOptions?.setOption(ChannelOptions.autoRead, value: false)
                     let pipeline = stream.pipeline.syncOperations
+                    let fault = pool.settings.http2Fault
+                    if fault == .sendsConnectionFields { try pipeline.addHandler(ConnectionFieldAddingHandler()) }
                     // Fields specific to a connection (Connection, Keep-Alive, Transfer-Encoding, Upgrade…) are
                     // dropped by the codec's normalization (RFC 9113 §8.2.2), and Host becomes :authority.
                     try pipeline.addHandler(HTTP2FramePayloadToHTTP1ClientCodec(httpProtocol: key.isTLS ? .https : .http))
+                    if fault == .failsOnTrailers { try pipeline.addHandler(TrailerRefusingHandler()) }
                     let counter = CompressedBodyCounter()
                     try pipeline.addHandler(counter)
                     try pipeline.addHandler(NIOHTTPResponseDecompressor(limit: .none))
@@ -280,6 +290,11 @@
                 var configuration = NIOHTTP2Handler.ConnectionConfiguration()
                 // No server push: a client that never asked for pushed responses says so in its SETTINGS.
                 configuration.initialSettings = nioDefaultSettings + [HTTP2Setting(parameter: .enablePush, value: 0)]
+                switch pool.settings.http2Fault {
+                case .allowsPush: configuration.initialSettings = nioDefaultSettings
+                case .refusesContinuation: configuration.maximumSequentialContinuationFrames = 0
+                default: break
+                }
                 let multiplexer = try pipeline.configureHTTP2Pipeline(
                     mode: .client, connectionConfiguration: configuration, streamConfiguration: Self.streamConfiguration,
                     inboundStreamInitializer: { $0.close() })
@@ -363,7 +378,9 @@
                     report(.success(.http2(connection)))
                 }
             case .goAway(let lastStreamID, _, _):
-                if let connection {
+                if let connection, pool.settings.http2Fault == .ignoresConnectionEnd {
+                    connection.receivedGoAway(lastStreamID: lastStreamID)
+                } else if let connection {
                     connection.receivedGoAway(lastStreamID: lastStreamID)
                     pool.goingAway(connection)
                 } else {
@@ -387,7 +404,8 @@
             timer?.cancel()
             if let connection {
                 self.connection = nil
-                pool.remove(connection)
+                // The mutant that keeps handing the connection out leaves it in the pool.
+                if pool.settings.http2Fault != .ignoresConnectionEnd { pool.remove(connection) }
             } else {
                 fail(.connectionLost(ChannelError.eof), context: context)
             }

@@ -59,6 +59,8 @@
             /// Whether a call on an HTTP/2 stream the server never processed (refused, or above a GOAWAY's last stream
             /// id) is sent once more; off only in the mutant that proves the GOAWAY case can fail.
             var resendsUnprocessedStreams = true
+            /// A rule of HTTP/2 broken on purpose; set only by the mutants of the `http2/` conformance cases.
+            var http2Fault: HTTP2Fault?
             /// The proxies connections go through; ``ProxySettings/none`` (every origin direct) by default, and
             /// ``ProxySettings/fromEnvironment(_:)`` to read `HTTPS_PROXY`, `HTTP_PROXY`, `ALL_PROXY` and `NO_PROXY`.
             public var proxies: ProxySettings = .none
@@ -118,7 +120,7 @@
                     streamConnectionsPerOrigin: max(settings.streamConnectionsPerOrigin, 1),
                     idleTimeout: Self.timeAmount(settings.idleConnectionTimeout),
                     connectTimeout: Self.timeAmount(settings.connectTimeout), httpVersion: settings.httpVersion,
-                    resendsUnprocessedStreams: settings.resendsUnprocessedStreams),
+                    resendsUnprocessedStreams: settings.resendsUnprocessedStreams, http2Fault: settings.http2Fault),
                 tls: TLSConnector())
         }
 

@@ -30,6 +30,13 @@
             return NIOTransport(configuration)
         }
 
+        /// The same, breaking one rule of HTTP/2 that no wrapper can reach (an internal switch, `@testable`).
+        static func breaking(_ fault: HTTP2Fault) -> NIOTransport {
+            var configuration = NIOTransport.Configuration(httpVersion: .http2PriorKnowledge)
+            configuration.http2Fault = fault
+            return NIOTransport(configuration)
+        }
+
         static let mutants: [HTTP2Mutant] = [
             HTTP2Mutant(name: "sends one call at a time", killers: ["http2/max-concurrent-streams-opens-second-connection"]) {
                 SendsOneCallAtATime(base())
@@ -43,6 +50,31 @@
             HTTP2Mutant(
                 name: "fails a call above a GOAWAY's last stream id", killers: ["http2/goaway-above-last-stream-sent-again-once"]
             ) { failingUnprocessedStreams() },
+            HTTP2Mutant(name: "sends a failed call once more", killers: ["http2/goaway-at-processed-stream-never-sent-again"]) {
+                SendsFailedCallAgain(base())
+            },
+            HTTP2Mutant(
+                name: "closes the connection when a call is cancelled", killers: ["http2/cancelled-call-resets-only-its-stream"]
+            ) { ClosesConnectionOnCancel(makeInner: base) },
+            HTTP2Mutant(
+                name: "makes calls wait while a stream is unread", killers: ["http2/unread-stream-holds-only-its-window"]
+            ) { WaitsForUnreadStream(base()) },
+            HTTP2Mutant(
+                name: "spreads calls over two connections", killers: ["http2/hundred-calls-at-once-one-connection"]
+            ) { SpreadsCallsOverTwoConnections(makeInner: base) },
+            HTTP2Mutant(
+                name: "keeps using a connection the server ended", killers: ["http2/server-ends-connection-between-streams"]
+            ) { breaking(.ignoresConnectionEnd) },
+            HTTP2Mutant(name: "fails an answer that ends with trailers", killers: ["http2/trailers-after-body"]) {
+                breaking(.failsOnTrailers)
+            },
+            HTTP2Mutant(name: "takes no CONTINUATION frame", killers: ["http2/head-split-by-continuation"]) {
+                breaking(.refusesContinuation)
+            },
+            HTTP2Mutant(name: "leaves push enabled", killers: ["http2/push-promise-refused"]) { breaking(.allowsPush) },
+            HTTP2Mutant(name: "sends Connection over HTTP/2", killers: ["http2/connection-fields-never-sent"]) {
+                breaking(.sendsConnectionFields)
+            },
         ]
 
         @Test("every HTTP/2 mutant fails every case it names", arguments: mutants)
@@ -186,6 +218,100 @@
             }
             result.body = .stream(stream)
             return result
+        }
+    }
+
+    /// Sends a call that failed once more, whatever its method: a POST the server processed goes twice.
+    final class SendsFailedCallAgain: HttpTransport {
+        let inner: any HttpTransport
+        init(_ inner: any HttpTransport) { self.inner = inner }
+
+        func sendRequest(with params: HttpRequestParams) async throws -> HttpOperationResult {
+            do {
+                return try await inner.sendRequest(with: params)
+            } catch {
+                return try await inner.sendRequest(with: params)
+            }
+        }
+    }
+
+    /// Drops its connections when a call is cancelled, as if cancelling a stream needed the connection closed.
+    final class ClosesConnectionOnCancel: HttpTransport {
+        private let transports: Replaceable
+        init(makeInner: @escaping @Sendable () -> NIOTransport) { transports = Replaceable(makeInner) }
+
+        func sendRequest(with params: HttpRequestParams) async throws -> HttpOperationResult {
+            do {
+                return try await transports.transport.sendRequest(with: params)
+            } catch {
+                if Task.isCancelled { transports.replace() }
+                throw error
+            }
+        }
+    }
+
+    /// Runs one call at a time, and counts a streamed answer's call as running until its stream is read to its end or
+    /// left: the calls made while a stream stays unread wait for it, as if its window were the connection's.
+    final class WaitsForUnreadStream: HttpTransport {
+        let inner: any HttpTransport
+        private let turn = AsyncTurn()
+        init(_ inner: any HttpTransport) { self.inner = inner }
+
+        func sendRequest(with params: HttpRequestParams) async throws -> HttpOperationResult {
+            await turn.take()
+            let turn = turn
+            let given = Locked(false)
+            let give: @Sendable () -> Void = {
+                let first = given.withLock { given in
+                    defer { given = true }
+                    return !given
+                }
+                if first { Task { await turn.give() } }
+            }
+            var result: HttpOperationResult
+            do {
+                result = try await inner.sendRequest(with: params)
+            } catch {
+                give()
+                throw error
+            }
+            guard case .stream(let body) = result.body else {
+                give()
+                return result
+            }
+            let pump = Locked<Task<Void, Never>?>(nil)
+            let (stream, writer) = HTTPBodyStream.makeStream {
+                pump.withLock { $0?.cancel() }
+                give()
+            }
+            pump.withLock { task in
+                task = Task {
+                    do {
+                        for try await chunk in body { try await writer.write(chunk) }
+                        writer.finish()
+                    } catch {
+                        writer.finish(throwing: error)
+                    }
+                    give()
+                }
+            }
+            result.body = .stream(stream)
+            return result
+        }
+    }
+
+    /// Sends each call through one of two transports in turn, so that two connections open where one would do.
+    final class SpreadsCallsOverTwoConnections: HttpTransport {
+        private let transports: [NIOTransport]
+        private let next = Locked(0)
+        init(makeInner: @Sendable () -> NIOTransport) { transports = [makeInner(), makeInner()] }
+
+        func sendRequest(with params: HttpRequestParams) async throws -> HttpOperationResult {
+            let index = next.withLock { next in
+                defer { next += 1 }
+                return next % 2
+            }
+            return try await transports[index].sendRequest(with: params)
         }
     }
 #endif

@@ -6,12 +6,16 @@
         /// The cases of HTTP/2 itself, for a transport that speaks it: run them with ``TestServer/protocolUnderTest``
         /// bound to ``TestServerProtocol/h2`` (their servers speak HTTP/2 over TLS, by ALPN) or ``TestServerProtocol/h2c``
         /// (with prior knowledge), and the transport set to speak HTTP/2 to such servers.
-        public static let http2Cases: [TransportConformanceCase] = [
+        public static let http2Cases: [TransportConformanceCase] = http2StreamCases + http2ConnectionCases + http2FrameCases
+
+        /// The cases of HTTP/2's streams: max concurrent streams 1, a stream reset or left mid-body, and GOAWAY above the
+        /// last stream id.
+        static let http2StreamCases: [TransportConformanceCase] = [
             TransportConformanceCase(
                 "http2/max-concurrent-streams-opens-second-connection",
                 "with SETTINGS_MAX_CONCURRENT_STREAMS 1, a call made while another runs opens a second connection at once"
             ) { context in
-                try await context.withHTTP2Server(maxConcurrentStreams: 1) { request in
+                try await context.withHTTP2Server(HTTP2Script(maxConcurrentStreams: 1)) { request in
                     request.target == "/slow"
                         ? ScriptedResponse(body: Data("slow".utf8), behavior: .delayed(1)) : .json(#"{"id":2}"#)
                 } _: { api, server in
@@ -74,7 +78,7 @@
                 "a POST on a stream above a GOAWAY's last stream id, never processed, is sent once more on a new connection and answered; the call below it completes"
             ) { context in
                 let goAway = GoAwayScript(atStream: 2)
-                try await context.withHTTP2Server(goAway: goAway) { request in
+                try await context.withHTTP2Server(HTTP2Script(goAway: goAway)) { request in
                     request.target == "/slow"
                         ? ScriptedResponse(body: Data("slow".utf8), behavior: .delayed(1)) : .text("submitted", status: 200)
                 } _: { api, server in
@@ -99,14 +103,12 @@
 
     extension ConformanceContext {
         /// Runs `body` against a scripted server speaking HTTP/2 as ``TestServer/protocolUnderTest`` says (h2c for
-        /// HTTP/1.1), allowing `maxConcurrentStreams` streams per connection, and stops it.
+        /// HTTP/1.1), doing what `script` adds, and stops it.
         func withHTTP2Server(
-            maxConcurrentStreams: Int = 100, goAway: GoAwayScript? = nil, _ respond: @escaping TestServer.Responder,
+            _ script: HTTP2Script = HTTP2Script(), _ respond: @escaping TestServer.Responder,
             _ body: (ConformanceApi, TestServer) async throws -> Void
         ) async throws {
-            let server = try await TestServer.startHTTP2(
-                host: "127.0.0.1", recordingBodies: true, tls: nil, maxConcurrentStreams: maxConcurrentStreams, goAway: goAway,
-                respond)
+            let server = try await TestServer.startHTTP2(host: "127.0.0.1", recordingBodies: true, tls: nil, script: script, respond)
             return try await run(body, api(at: server), server)
         }
     }

@@ -91,5 +91,30 @@
                 #expect(server.acceptedConnectionCount == 1)
             }
         }
+
+        @Test("with prior knowledge, 50 calls made at once before any connection is up open one connection")
+        func burstOpensOneConnection() async throws {
+            // Given: answers held back a little, so that the calls overlap; no call made before
+            let server = try await TestServer.$protocolUnderTest.withValue(.h2c) {
+                try await TestServer.start { request in
+                    ScriptedResponse(body: Data(request.target.utf8), behavior: .delayed(0.2))
+                }
+            }
+            try await stopping(server) { _ in
+                let api = try Self.api(server, over: .h2c)
+
+                // When
+                let answers = try await withThrowingTaskGroup(of: Bool.self) { group in
+                    for id in 0..<50 {
+                        group.addTask { try await api.item(ItemRequest(id: "\(id)")).body == Data("/items/\(id)".utf8) }
+                    }
+                    return try await group.reduce(into: [Bool]()) { $0.append($1) }
+                }
+
+                // Then: the connection being opened speaks HTTP/2 and takes them all (the server allows 100 streams)
+                #expect(answers.count == 50 && answers.allSatisfy { $0 })
+                #expect(server.acceptedConnectionCount == 1)
+            }
+        }
     }
 #endif

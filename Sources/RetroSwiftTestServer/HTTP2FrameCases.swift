@@ -1,0 +1,1 @@
+../RetroSwiftTransportConformance/Cases/HTTP2FrameCases.swift

@@ -1,0 +1,1 @@
+../RetroSwiftTransportConformance/Server/TestServer+HTTP2Script.swift
