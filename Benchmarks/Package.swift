@@ -30,7 +30,8 @@ let package = Package(
                 "BodyCases.swift", "CacheCases.swift", "ConformanceApi.swift", "ConformanceContext.swift", "ConnectionCases.swift",
                 "ConnectionReuseCases.swift", "FramingCases.swift", "ProgressCases.swift", "RedirectCases.swift", "RequestCases.swift",
                 "ResponseFieldCases.swift", "StatusCases.swift", "StreamCases.swift", "TimingCases.swift", "TimeoutCases.swift",
-                "URLCases.swift", "HTTP2Cases.swift", "HTTP1OnlyCases.swift", "TestServer+HTTP2.swift",
+                "URLCases.swift", "HTTP2Cases.swift", "HTTP2ConnectionCases.swift", "HTTP2FrameCases.swift", "HTTP1OnlyCases.swift",
+                "TestServer+HTTP2.swift", "TestServer+HTTP2Script.swift",
                 "TransportConformance.swift", "TransportConformanceCase.swift", "TransportConformanceFailure.swift",
                 "TransportLimitation.swift", "TLSCases.swift", "TestCertificateAuthority.swift",
                 // The shipped transports' known limitations, a folder of the main package's test server only.
