@@ -174,7 +174,7 @@ struct FaultTests {
                     ? ScriptedResponse(status: 200, body: Self.body, behavior: .dripped(chunks: 22, interval: 0.25))
                     : ScriptedResponse(status: 200, body: Self.body, behavior: .stalled(afterBytes: 1_000))
             }
-            let transport = AsyncHTTPClientTransport(client: client)
+            let transport = try AsyncHTTPClientTransport(client: client)
             transport.setConfiguration(baseURL: server.baseURL, sharedHeaders: nil)
             let api = Api(transport: transport)
 

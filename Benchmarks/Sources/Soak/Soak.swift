@@ -210,7 +210,7 @@ struct OwnedTransport: Sendable {
                 configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: connections)
             }
             let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
-            transport = AsyncHTTPClientTransport(client: client)
+            transport = try AsyncHTTPClientTransport(client: client)
             shutdown = { try await client.shutdown() }
         case .nio:
             let nio = connections.map { NIOTransport(.init(connectionsPerOrigin: $0)) } ?? NIOTransport()
