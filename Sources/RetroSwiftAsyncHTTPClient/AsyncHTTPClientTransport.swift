@@ -27,7 +27,10 @@
     ///
     /// Redirects are RetroSwift's to follow, by the domain's `RedirectPolicy`: the transport refuses a client that
     /// follows them itself (`HTTPClient.shared` does), which would decide each hop, and which credentials go along,
-    /// before RetroSwift saw it. Make the client from ``clientConfiguration``, or with `redirectConfiguration: .disallow`.
+    /// before RetroSwift saw it. It refuses one that retries a connection it could not make as well
+    /// (`retryConnectionEstablishment`, async-http-client's default): such a client keeps the calls waiting until its
+    /// connect timeout and tells them nothing, so a refused certificate would end a call as a timeout, not at once as
+    /// `.serverCertificateUntrusted`. Make the client from ``clientConfiguration``, which sets both.
     ///
     /// A domain's `ServerTrust` with certificate authorities of its own is enforced; one with public-key pins is
     /// refused before sending: async-http-client shows no transport the chain a connection verified (its connection
@@ -47,16 +50,17 @@
         /// Creates a transport on `client`.
         ///
         /// - Parameters:
-        ///   - client: The app's client, created with redirects disallowed (``clientConfiguration`` is) so that
-        ///     RetroSwift's `RedirectPolicy` applies.
+        ///   - client: The app's client, created with redirects disallowed and no retry of failed connections
+        ///     (``clientConfiguration`` is) so that RetroSwift's `RedirectPolicy` applies and failures come at once.
         ///   - streamingClient: A client for streamed responses, created as `client` is; `client` by default. An open
         ///     stream holds its connection, so give streams a client of their own when they may stay open long, lest
         ///     they take the connections ordinary calls to the same host wait for.
         ///   - defaultTimeout: Seconds of the timeout when none is declared (the longest silence, see ``defaultTimeout``);
         ///     60 by default.
         ///   - temporaryDirectory: Where downloaded bodies are written; the system's temporary directory by default.
-        /// - Throws: ``UnsuitableClientError`` when `client` or `streamingClient` follows redirects itself, or when
-        ///   whether it does cannot be read; its description says how to make one the transport accepts.
+        /// - Throws: ``UnsuitableClientError`` when `client` or `streamingClient` follows redirects itself, retries
+        ///   failed connections, or its configuration cannot be read; its description says how to make one the
+        ///   transport accepts.
         public convenience init(
             client: HTTPClient, streamingClient: HTTPClient? = nil, defaultTimeout: TimeInterval = 60,
             temporaryDirectory: URL = FileManager.default.temporaryDirectory

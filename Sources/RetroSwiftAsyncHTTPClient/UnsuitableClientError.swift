@@ -10,6 +10,11 @@
             /// do): it decides each hop before RetroSwift sees it, so the domain's `RedirectPolicy` would not apply and a
             /// credential header RetroSwift withholds from another origin would reach it.
             case followsRedirects
+            /// The client retries a connection that could not be made (`connectionPool.retryConnectionEstablishment`,
+            /// async-http-client's default) until its connect timeout, and keeps the reason from the calls waiting for
+            /// it: a refused certificate or a refused connection would end a call only when its timeout ran out, as a
+            /// timeout, instead of at once with its cause. RetroSwift's `RetryInterceptor` retries calls.
+            case retriesFailedConnections
             /// Whether the client follows redirects cannot be read: async-http-client keeps a client's configuration
             /// internal, and this version of it does not keep the configuration where RetroSwift reads it.
             case unreadableConfiguration
@@ -34,16 +39,22 @@
         public var description: String {
             let refused = "AsyncHTTPClientTransport refuses the HTTPClient given as `\(parameter)`: "
             let fix =
-                "Create the client with redirects disallowed, as AsyncHTTPClientTransport.clientConfiguration is: "
-                + "`HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: "
-                + "AsyncHTTPClientTransport.clientConfiguration)`, or set `redirectConfiguration = .disallow` on your own "
-                + "`HTTPClient.Configuration`; RetroSwift then follows redirects by the domain's RedirectPolicy."
+                "Create the client from AsyncHTTPClientTransport.clientConfiguration: `HTTPClient(eventLoopGroup: "
+                + "HTTPClient.defaultEventLoopGroup, configuration: AsyncHTTPClientTransport.clientConfiguration)`, or set "
+                + "`redirectConfiguration = .disallow` and `connectionPool.retryConnectionEstablishment = false` on your "
+                + "own `HTTPClient.Configuration`; RetroSwift then follows redirects by the domain's RedirectPolicy."
             switch kind {
             case .followsRedirects:
                 return refused
                     + "it follows redirects itself (HTTPClient.shared and async-http-client's default configuration do), "
                     + "so the domain's RedirectPolicy would not decide each hop and a credential header would reach "
                     + "another origin. " + fix
+            case .retriesFailedConnections:
+                return refused
+                    + "it retries a connection that cannot be made (connectionPool.retryConnectionEstablishment, "
+                    + "async-http-client's default) and keeps the reason from the call, so a refused certificate or "
+                    + "connection would end the call only when its timeout runs out, as a timeout, not at once with its "
+                    + "cause. " + fix
             case .unreadableConfiguration:
                 return refused
                     + "whether it follows redirects cannot be read (async-http-client keeps a client's configuration "
@@ -57,14 +68,17 @@
     extension AsyncHTTPClientTransport {
         /// A configuration for a client this transport accepts: async-http-client's `singletonConfiguration` (the one
         /// `HTTPClient.shared` has) with redirects disallowed, so that RetroSwift follows them by the domain's
-        /// `RedirectPolicy`. Change what else you need before making the client; its lifetime is yours.
+        /// `RedirectPolicy`, and no retry of a connection that cannot be made, so that a refused certificate or
+        /// connection fails the call at once with its cause. Change what else you need before making the client; its
+        /// lifetime is yours.
         public static var clientConfiguration: HTTPClient.Configuration {
             var configuration = HTTPClient.Configuration.singletonConfiguration
             configuration.redirectConfiguration = .disallow
+            configuration.connectionPool.retryConnectionEstablishment = false
             return configuration
         }
 
-        /// Throws unless `client` is known to leave redirects to RetroSwift.
+        /// Throws unless `client` is known to leave redirects to RetroSwift and not to retry connections.
         ///
         /// async-http-client decides a redirect in its request state machine, before a response delegate sees the
         /// answer as one (`didVisitURL` comes first, but stopping there loses the 3xx's body and connection), has no
@@ -73,10 +87,16 @@
         /// `HTTPClient.shared` refused, so a version that moves it fails them, and here any layout not recognised is
         /// refused rather than guessed.
         ///
+        /// A client that retries a connection it could not make (`retryConnectionEstablishment`) keeps the calls waiting
+        /// for it in its pool, with the reason kept in the pool's state, until the client's connect timeout (90 s in
+        /// `singletonConfiguration`): no delegate or per-request logger hears of the failure (only the client's
+        /// background logger does), so the transport could only fail such a call at its own timeout.
+        ///
         /// - Parameters:
         ///   - client: The client to check.
         ///   - parameter: The initializer's parameter it was given as, for the error.
-        /// - Throws: ``UnsuitableClientError`` when it follows redirects or its configuration cannot be read.
+        /// - Throws: ``UnsuitableClientError`` when it follows redirects, retries failed connections, or its
+        ///   configuration cannot be read.
         static func check(_ client: HTTPClient, as parameter: String) throws(UnsuitableClientError) {
             guard let configuration = Mirror(reflecting: client).descendant("configuration") as? HTTPClient.Configuration,
                 let mode = Mirror(reflecting: configuration.redirectConfiguration).descendant("mode")
@@ -91,6 +111,9 @@
             }
             guard modeMirror.children.isEmpty, String(describing: mode) == "disallow" else {
                 throw UnsuitableClientError(.unreadableConfiguration, parameter: parameter)
+            }
+            if configuration.connectionPool.retryConnectionEstablishment {
+                throw UnsuitableClientError(.retriesFailedConnections, parameter: parameter)
             }
         }
     }

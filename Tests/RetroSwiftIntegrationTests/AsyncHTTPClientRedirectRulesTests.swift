@@ -23,11 +23,11 @@
         private static let refusal =
             "AsyncHTTPClientTransport refuses the HTTPClient given as `client`: it follows redirects itself "
             + "(HTTPClient.shared and async-http-client's default configuration do), so the domain's RedirectPolicy would "
-            + "not decide each hop and a credential header would reach another origin. Create the client with redirects "
-            + "disallowed, as AsyncHTTPClientTransport.clientConfiguration is: `HTTPClient(eventLoopGroup: "
-            + "HTTPClient.defaultEventLoopGroup, configuration: AsyncHTTPClientTransport.clientConfiguration)`, or set "
-            + "`redirectConfiguration = .disallow` on your own `HTTPClient.Configuration`; RetroSwift then follows "
-            + "redirects by the domain's RedirectPolicy."
+            + "not decide each hop and a credential header would reach another origin. Create the client from "
+            + "AsyncHTTPClientTransport.clientConfiguration: `HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, "
+            + "configuration: AsyncHTTPClientTransport.clientConfiguration)`, or set `redirectConfiguration = .disallow` "
+            + "and `connectionPool.retryConnectionEstablishment = false` on your own `HTTPClient.Configuration`; "
+            + "RetroSwift then follows redirects by the domain's RedirectPolicy."
 
         /// Server `origin` answers `/away` with a 302 to `other`'s `/landed`, another origin (another port); `other`
         /// answers 204. Both run for `body` and are stopped after it.
@@ -52,6 +52,7 @@
         private static func makeClient(_ redirects: HTTPClient.Configuration.RedirectConfiguration) -> HTTPClient {
             var configuration = HTTPClient.Configuration.singletonConfiguration
             configuration.redirectConfiguration = redirects
+            configuration.connectionPool.retryConnectionEstablishment = false
             return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
         }
 

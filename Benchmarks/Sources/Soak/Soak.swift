@@ -206,6 +206,7 @@ struct OwnedTransport: Sendable {
             shutdown = { session.invalidateAndCancel() }
         case .asynchttpclient:
             var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow)
+            configuration.connectionPool.retryConnectionEstablishment = false
             if let connections {
                 configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: connections)
             }
