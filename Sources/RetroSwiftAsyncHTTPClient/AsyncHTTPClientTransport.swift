@@ -25,9 +25,12 @@
     /// closes the exchange and throws `CancellationError`; connection failures are `URLError`s (`.cannotConnectToHost`
     /// before the request reached a connection, `.networkConnectionLost` after, `.timedOut`), as on the other transports.
     ///
-    /// Redirects are RetroSwift's to follow, by its `RedirectPolicy`: create the client with
-    /// `redirectConfiguration: .disallow`. One that follows redirects itself (`HTTPClient.shared` does) applies its own
-    /// rules first, credentials included.
+    /// Redirects are RetroSwift's to follow, by the domain's `RedirectPolicy`: the transport refuses a client that
+    /// follows them itself (`HTTPClient.shared` does), which would decide each hop, and which credentials go along,
+    /// before RetroSwift saw it. It refuses one that retries a connection it could not make as well
+    /// (`retryConnectionEstablishment`, async-http-client's default): such a client keeps the calls waiting until its
+    /// connect timeout and tells them nothing, so a refused certificate would end a call as a timeout, not at once as
+    /// `.serverCertificateUntrusted`. Make the client from ``clientConfiguration``, which sets both.
     ///
     /// A domain's `ServerTrust` with certificate authorities of its own is enforced; one with public-key pins is
     /// refused before sending: async-http-client shows no transport the chain a connection verified (its connection
@@ -47,18 +50,30 @@
         /// Creates a transport on `client`.
         ///
         /// - Parameters:
-        ///   - client: The app's client, created with `redirectConfiguration: .disallow` so that RetroSwift's
-        ///     `RedirectPolicy` applies.
-        ///   - streamingClient: A client for streamed responses; `client` by default. An open stream holds its
-        ///     connection, so give streams a client of their own when they may stay open long, lest they take the
-        ///     connections ordinary calls to the same host wait for.
+        ///   - client: The app's client, created with redirects disallowed and no retry of failed connections
+        ///     (``clientConfiguration`` is) so that RetroSwift's `RedirectPolicy` applies and failures come at once.
+        ///   - streamingClient: A client for streamed responses, created as `client` is; `client` by default. An open
+        ///     stream holds its connection, so give streams a client of their own when they may stay open long, lest
+        ///     they take the connections ordinary calls to the same host wait for.
         ///   - defaultTimeout: Seconds of the timeout when none is declared (the longest silence, see ``defaultTimeout``);
         ///     60 by default.
         ///   - temporaryDirectory: Where downloaded bodies are written; the system's temporary directory by default.
-        public init(
+        /// - Throws: ``UnsuitableClientError`` when `client` or `streamingClient` follows redirects itself, retries
+        ///   failed connections, or its configuration cannot be read; its description says how to make one the
+        ///   transport accepts.
+        public convenience init(
             client: HTTPClient, streamingClient: HTTPClient? = nil, defaultTimeout: TimeInterval = 60,
             temporaryDirectory: URL = FileManager.default.temporaryDirectory
-        ) {
+        ) throws(UnsuitableClientError) {
+            try Self.check(client, as: "client")
+            if let streamingClient, streamingClient !== client { try Self.check(streamingClient, as: "streamingClient") }
+            self.init(
+                unchecked: client, streamingClient: streamingClient, defaultTimeout: defaultTimeout, temporaryDirectory: temporaryDirectory)
+        }
+
+        /// A transport on clients not checked for redirects: the tests' way to prove that a client following one anyway
+        /// fails the call (see `ResponseDelegate.didVisitURL`).
+        init(unchecked client: HTTPClient, streamingClient: HTTPClient?, defaultTimeout: TimeInterval, temporaryDirectory: URL) {
             self.client = client
             self.streamingClient = streamingClient ?? client
             self.defaultTimeout = defaultTimeout
@@ -90,7 +105,7 @@
                     request, upload: upload, params: params, through: client,
                     timeout: .nanoseconds(Self.nanoseconds(ofTimeout: params.timeout ?? defaultTimeout)),
                     temporaryDirectory: temporaryDirectory)
-                // The URL requested is reported as RetroSwift wrote it (one the client redirected to stays as it is).
+                // The URL requested is reported as RetroSwift wrote it.
                 if url != written, result.url?.absoluteString == url { result.url = params.url }
                 return result
             } catch {

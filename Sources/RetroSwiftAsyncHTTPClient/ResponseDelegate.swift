@@ -81,8 +81,8 @@
             var timer: Scheduled<Void>?
             /// The calling task was cancelled, or the reader went away: the errors that follow are a cancellation.
             var cancelled = false
-            /// The last URL a client that follows redirects itself went to; RetroSwift fills in the one requested
-            /// otherwise.
+            /// The URL of the last hop whose head arrived: the one requested, since the transport accepts no client
+            /// that follows redirects (a second hop fails the call, see `didVisitURL`).
             var redirectedTo: URL?
             var sent: Int64 = 0
             /// When the request last moved: the call started, or the connection took its head or a part of its body.
@@ -212,8 +212,28 @@
             params.progress?.reportUpload(completed: sent, expected: uploadLength)
         }
 
+        /// Called with each hop's head before async-http-client decides to follow it. A second hop means the client
+        /// followed a redirect itself, which the transport refuses such clients for when it is made: should one get
+        /// through (a version of async-http-client whose setting was misread), the call fails rather than pass the
+        /// client's answer on as RetroSwift's, though the hop has been sent.
         func didVisitURL(task: HTTPClient.Task<Void>, _ request: HTTPClient.Request, _ head: HTTPResponseHead) {
-            shared.withLockedValue { $0.redirectedTo = request.url }
+            let followed = shared.withLockedValue { shared -> (Continuation, from: URL)? in
+                defer { shared.redirectedTo = request.url }
+                guard let previous = shared.redirectedTo, case .waitingForHead(let continuation?) = shared.state else { return nil }
+                shared.state = .finished
+                shared.timer?.cancel()
+                shared.timer = nil
+                return (continuation, previous)
+            }
+            guard let (continuation, from) = followed else { return }
+            continuation.resume(
+                throwing: RequestError(
+                    .redirectRefused, endpoint: params.endpoint,
+                    reason: "the client followed a redirect itself, from '\(from.absoluteString)' to '\(request.url.absoluteString)', "
+                        + "which AsyncHTTPClientTransport never lets it do: create it with redirects disallowed "
+                        + "(AsyncHTTPClientTransport.clientConfiguration)",
+                    underlyingError: UnsuitableClientError(.followsRedirects, parameter: "client")))
+            task.cancel()
         }
 
         // MARK: The head

@@ -166,15 +166,16 @@ struct FaultTests {
         )
         func ownClientTimeouts() async throws {
             // Given: a client with no read timeout of its own, so only the transport's timers on the event loop can end
-            // a stalled body
-            let client = HTTPClient(
-                eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: .init(redirectConfiguration: .disallow))
+            // a stalled body; redirects and connection retries left to RetroSwift, as the transport requires
+            var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow)
+            configuration.connectionPool.retryConnectionEstablishment = false
+            let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
             let server = try await TestServer.start { request in
                 request.encodedPath == "/dripping"
                     ? ScriptedResponse(status: 200, body: Self.body, behavior: .dripped(chunks: 22, interval: 0.25))
                     : ScriptedResponse(status: 200, body: Self.body, behavior: .stalled(afterBytes: 1_000))
             }
-            let transport = AsyncHTTPClientTransport(client: client)
+            let transport = try AsyncHTTPClientTransport(client: client)
             transport.setConfiguration(baseURL: server.baseURL, sharedHeaders: nil)
             let api = Api(transport: transport)
 

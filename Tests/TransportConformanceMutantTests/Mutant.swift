@@ -206,7 +206,8 @@ enum MutantBase: String, CaseIterable, CustomStringConvertible, Sendable {
             return URLSessionTransport(configuration: configuration)
         #if AsyncHTTPClient
             case .asyncHTTPClient:
-                return AsyncHTTPClientTransport(client: Self.client)
+                // Cannot throw: the client is made with redirects disallowed.
+                return try! AsyncHTTPClientTransport(client: Self.client)
         #endif
         }
     }
@@ -220,7 +221,7 @@ enum MutantBase: String, CaseIterable, CustomStringConvertible, Sendable {
             return make()
         #if AsyncHTTPClient
             case .asyncHTTPClient:
-                return index == 0 ? make() : AsyncHTTPClientTransport(client: Self.separateClients[(index - 1) % 9])
+                return index == 0 ? make() : try! AsyncHTTPClientTransport(client: Self.separateClients[(index - 1) % 9])
         #endif
         }
     }

@@ -150,7 +150,8 @@ public final class E2EHarness: Sendable {
         urlSessionTransport.setConfiguration(baseURL: baseURL, sharedHeaders: nil)
         urlSessionApi = E2EApi(transport: urlSessionTransport)
         // The client the raw baseline uses, as an app would hand its own client to the transport.
-        let asyncHTTPClientTransport = AsyncHTTPClientTransport(client: .shared)
+        // Cannot throw: the client disallows redirects.
+        let asyncHTTPClientTransport = try! AsyncHTTPClientTransport(client: AppHTTPClient.shared)
         asyncHTTPClientTransport.setConfiguration(baseURL: baseURL, sharedHeaders: nil)
         asyncHTTPClientApi = E2EApi(transport: asyncHTTPClientTransport)
         let nioTransport = NIOTransport()
@@ -249,7 +250,7 @@ public final class E2EHarness: Sendable {
             request.headers.add(name: "Content-Type", value: "application/json")
             request.body = .bytes(ByteBuffer(bytes: try JSONEncoder().encode(size.payload)))
         }
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
+        let response = try await AppHTTPClient.shared.execute(request, timeout: .seconds(60))
         guard response.status.code == 200 else { throw URLError(.badServerResponse) }
         let body = Data(try await response.body.collect(upTo: 1 << 20).readableBytesView)
         if operation == .bytes {

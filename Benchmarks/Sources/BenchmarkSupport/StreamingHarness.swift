@@ -136,7 +136,8 @@ public final class StreamingHarness: Sendable {
         let urlSessionTransport = URLSessionTransport(configuration: .ephemeral)
         urlSessionTransport.setConfiguration(baseURL: baseURL, sharedHeaders: nil)
         urlSessionApi = StreamingApi(transport: urlSessionTransport)
-        let asyncHTTPClientTransport = AsyncHTTPClientTransport(client: .shared)
+        // Cannot throw: the client disallows redirects.
+        let asyncHTTPClientTransport = try! AsyncHTTPClientTransport(client: AppHTTPClient.shared)
         asyncHTTPClientTransport.setConfiguration(baseURL: baseURL, sharedHeaders: nil)
         asyncHTTPClientApi = StreamingApi(transport: asyncHTTPClientTransport)
         rawSession = RawEventSession()
@@ -163,7 +164,7 @@ public final class StreamingHarness: Sendable {
             for try await chunk in try await api.chunks(.init(count: blocks)) { try parser.feed(chunk) }
             count = parser.events
         case .rawAsyncHTTPClient:
-            let response = try await HTTPClient.shared.execute(
+            let response = try await AppHTTPClient.shared.execute(
                 HTTPClientRequest(url: baseURL.absoluteString + "/events?count=\(blocks)"), timeout: .seconds(600))
             guard response.status.code == 200 else { throw URLError(.badServerResponse) }
             var parser = HandWrittenEventParser()
@@ -178,7 +179,7 @@ public final class StreamingHarness: Sendable {
                 count += 1
             }
         case .rawAsyncHTTPClientLines:
-            let response = try await HTTPClient.shared.execute(
+            let response = try await AppHTTPClient.shared.execute(
                 HTTPClientRequest(url: baseURL.absoluteString + "/lines?count=\(blocks)"), timeout: .seconds(600))
             guard response.status.code == 200 else { throw URLError(.badServerResponse) }
             var parser = HandWrittenLineParser()

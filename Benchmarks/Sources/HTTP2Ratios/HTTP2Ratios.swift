@@ -161,7 +161,7 @@ final class HTTP2Harness: Sendable {
     }
 
     let baseURL: URL
-    /// The app's own client, as one makes it to trust a private authority; redirects are RetroSwift's to follow.
+    /// The app's own client, as AsyncHTTPClientTransport's article makes it, trusting a private authority.
     let client: HTTPClient
     let apis: [Client: HTTP2Api]
     let payload: E2EPayload
@@ -173,9 +173,9 @@ final class HTTP2Harness: Sendable {
         let authority = try NIOSSLCertificate(bytes: Array(pem), format: .pem)
         var tls = TLSConfiguration.makeClientConfiguration()
         tls.trustRoots = .certificates([authority])
-        client = HTTPClient(
-            eventLoopGroup: HTTPClient.defaultEventLoopGroup,
-            configuration: HTTPClient.Configuration(tlsConfiguration: tls, redirectConfiguration: .disallow))
+        var configuration = AsyncHTTPClientTransport.clientConfiguration
+        configuration.tlsConfiguration = tls
+        client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
         let trust = try ServerTrust(certificateAuthorities: [Data(try authority.toDERBytes())])
         func api(_ transport: some HttpTransport) -> HTTP2Api {
             transport.setConfiguration(baseURL: baseURL, sharedHeaders: nil)
@@ -185,7 +185,7 @@ final class HTTP2Harness: Sendable {
         }
         apis = [
             .nioHTTP2: api(NIOTransport(NIOTransport.Configuration(httpVersion: .automatic))),
-            .asyncHTTPClientTransport: api(AsyncHTTPClientTransport(client: client)),
+            .asyncHTTPClientTransport: api(try AsyncHTTPClientTransport(client: client)),
             .nioHTTP1: api(NIOTransport(NIOTransport.Configuration(connectionsPerOrigin: 8, httpVersion: .http1Only))),
         ]
         payloadBytes = try E2EPayload.document

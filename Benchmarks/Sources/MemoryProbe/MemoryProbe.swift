@@ -30,7 +30,13 @@ enum TransportChoice: String, ExpressibleByArgument, CaseIterable {
         let transport: any HttpTransport =
             switch self {
             case .urlsession: URLSessionTransport()
-            case .asynchttpclient: AsyncHTTPClientTransport(client: .shared, defaultTimeout: 600)
+            // One transfer per process: the client, made as HTTPClient.shared is but with redirects disallowed (else the
+            // transport refuses it), lives until the process ends, as that one would.
+            case .asynchttpclient:
+                try! AsyncHTTPClientTransport(
+                    client: HTTPClient(
+                        eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: AsyncHTTPClientTransport.clientConfiguration),
+                    defaultTimeout: 600)
             case .nio: NIOTransport()
             }
         transport.setConfiguration(baseURL: URL(string: "http://127.0.0.1:\(port)")!, sharedHeaders: nil)

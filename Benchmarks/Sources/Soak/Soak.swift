@@ -206,11 +206,12 @@ struct OwnedTransport: Sendable {
             shutdown = { session.invalidateAndCancel() }
         case .asynchttpclient:
             var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow)
+            configuration.connectionPool.retryConnectionEstablishment = false
             if let connections {
                 configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: connections)
             }
             let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
-            transport = AsyncHTTPClientTransport(client: client)
+            transport = try AsyncHTTPClientTransport(client: client)
             shutdown = { try await client.shutdown() }
         case .nio:
             let nio = connections.map { NIOTransport(.init(connectionsPerOrigin: $0)) } ?? NIOTransport()

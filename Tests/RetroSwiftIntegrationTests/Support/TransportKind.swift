@@ -63,7 +63,8 @@ enum TransportKind: String, CaseIterable, CustomStringConvertible, Sendable {
             return URLSessionTransport(configuration: .ephemeral, temporaryDirectory: temporaryDirectory)
         #if AsyncHTTPClient
             case .asyncHTTPClient:
-                return AsyncHTTPClientTransport(
+                // Cannot throw: both clients are made with redirects disallowed.
+                return try! AsyncHTTPClientTransport(
                     client: Self.client, streamingClient: Self.streamingClient, temporaryDirectory: temporaryDirectory)
         #endif
         #if NIO
