@@ -26,20 +26,29 @@
         /// Parsed authorities of the trusts domains asked for, so a connection parses none: a handful per process.
         private let stores = NIOLockedValueBox<[ServerTrust: CertificateStore]>([:])
 
+        /// The contexts that present a domain's client identity, one per identity (and per kind of host check), so a
+        /// connection loads no certificate or key: a handful per process.
+        private let identityContexts = NIOLockedValueBox<[IdentityContextKey: NIOSSLContext]>([:])
+
+        private struct IdentityContextKey: Hashable {
+            let identity: ClientIdentity
+            let tunnelledAddress: Bool
+        }
+
         /// What of a `ServerTrust` connections enforce: both on Linux, where the system's roots are read by
         /// swift-certificates; elsewhere a domain trusting the system's roots is verified by the platform, which shows us
-        /// no chain to check pins against.
+        /// no chain to check pins against. A domain's client identity, everywhere (SwiftNIO SSL presents it).
         static var support: ServerTrustSupport {
             #if os(Linux)
-                [.certificateAuthorities, .publicKeyPins]
+                [.certificateAuthorities, .publicKeyPins, .clientIdentity]
             #else
-                [.certificateAuthorities]
+                [.certificateAuthorities, .clientIdentity]
             #endif
         }
 
         /// The TLS handler for a new connection to `key`'s host, recording a refused chain in `verdict`.
         func makeHandler(for key: OriginKey, verdict: TrustVerdict) throws -> NIOSSLClientHandler {
-            let context = try Self.sharedContext.get()
+            let context = try self.context(presenting: key.identity)
             let host = key.host
             let isIPAddress = (try? SocketAddress(ipAddress: host, port: 0)) != nil
             // SNI carries names only; an address is checked against the certificate's IP addresses instead.
@@ -49,7 +58,8 @@
             }
             let trust = key.trust
             // Through a proxy the socket's peer is the proxy; the origin's address is checked by `verify` below.
-            let checkedContext = key.proxy != nil && isIPAddress ? try Self.tunnelledAddressContext.get() : context
+            let checkedContext =
+                key.proxy != nil && isIPAddress ? try self.context(presenting: key.identity, tunnelledAddress: true) : context
             return try NIOSSLClientHandler(context: checkedContext, serverHostname: serverName) { presented, promise in
                 promise.completeWithTask {
                     let verified = await Self.verify(presented, host: host, isIPAddress: isIPAddress, roots: roots, trust: trust)
@@ -57,6 +67,25 @@
                     return verified
                 }
             }
+        }
+
+        /// The context of a connection that presents `identity` (the shared ones without), checking the host name itself
+        /// unless `tunnelledAddress` (see `tunnelledAddressContext`).
+        private func context(presenting identity: ClientIdentity?, tunnelledAddress: Bool = false) throws -> NIOSSLContext {
+            guard let identity else { return try (tunnelledAddress ? Self.tunnelledAddressContext : Self.sharedContext).get() }
+            let key = IdentityContextKey(identity: identity, tunnelledAddress: tunnelledAddress)
+            if let context = identityContexts.withLockedValue({ $0[key] }) { return context }
+            var configuration = TLSConfiguration.makeClientConfiguration()
+            configuration.applicationProtocols = ["http/1.1"]
+            if tunnelledAddress { configuration.certificateVerification = .noHostnameVerification }
+            configuration.certificateChain = try identity.certificateChain.map {
+                .certificate(try NIOSSLCertificate(bytes: Array($0), format: .der))
+            }
+            configuration.privateKey = .privateKey(try NIOSSLPrivateKey(bytes: Array(identity.privateKeyPEM.utf8), format: .pem))
+            // A certificate or key SwiftNIO SSL cannot load fails here, and the connection with it.
+            let context = try NIOSSLContext(configuration: configuration)
+            identityContexts.withLockedValue { if $0.count < 16 { $0[key] = context } }
+            return context
         }
 
         /// The roots a chain must lead to: the domain's authorities, or the system's; `nil` where the platform verifies.
