@@ -80,10 +80,11 @@
             self.temporaryDirectory = temporaryDirectory
         }
 
-        /// Certificate authorities of the domain's own (`ServerTrust.certificateAuthorities`): a call whose domain has
-        /// them goes out with a TLS configuration trusting only them, on connections of their own. Not public-key pins
-        /// (see the type's documentation).
-        public var serverTrustSupport: ServerTrustSupport { [.certificateAuthorities] }
+        /// Certificate authorities of the domain's own (`ServerTrust.certificateAuthorities`) and its client identity
+        /// (`ClientIdentity`): a call whose domain has either goes out with a TLS configuration of its own (trusting only
+        /// those authorities, presenting that certificate), on connections async-http-client keeps for that configuration
+        /// alone. Not public-key pins (see the type's documentation).
+        public var serverTrustSupport: ServerTrustSupport { [.certificateAuthorities, .clientIdentity] }
 
         /// Sends the request and returns the response, whatever its status.
         ///
@@ -148,8 +149,9 @@
             case nil: break
             }
             var tlsConfiguration: TLSConfiguration?
-            if let authorities = params.serverTrust?.certificateAuthorities, !authorities.isEmpty {
-                tlsConfiguration = try Self.tlsConfiguration(trusting: authorities)
+            let authorities = params.serverTrust?.certificateAuthorities ?? []
+            if !authorities.isEmpty || params.clientIdentity != nil {
+                tlsConfiguration = try Self.tlsConfiguration(trusting: authorities, presenting: params.clientIdentity)
             }
             let request = try HTTPClient.Request(
                 url: url, method: HTTPMethod(rawValue: params.method.rawValue), headers: headers, body: body,
@@ -160,16 +162,38 @@
         /// Parsed certificates of the authorities domains trust, so a call parses none: a handful per process.
         private static let trustRoots = Locked<[[Data]: [NIOSSLCertificate]]>([:])
 
-        /// A client TLS configuration whose only roots are `authorities`.
-        private static func tlsConfiguration(trusting authorities: [Data]) throws -> TLSConfiguration {
-            let certificates = try trustRoots.withLock { roots in
-                if let parsed = roots[authorities] { return parsed }
-                let parsed = try authorities.map { try NIOSSLCertificate(bytes: Array($0), format: .der) }
-                if roots.count < 16 { roots[authorities] = parsed }
-                return parsed
-            }
+        /// Parsed certificates and keys of the identities domains present, so a call parses none: a handful per process.
+        private static let identities = Locked<[ClientIdentity: (chain: [NIOSSLCertificate], key: NIOSSLPrivateKey)]>([:])
+
+        /// A client TLS configuration whose only roots are `authorities` (the system's when empty) and that presents
+        /// `identity`, if any. async-http-client pools connections by the configuration, certificate and key included,
+        /// so a connection presenting an identity is never given to a call without it.
+        private static func tlsConfiguration(trusting authorities: [Data], presenting identity: ClientIdentity?) throws
+            -> TLSConfiguration
+        {
             var configuration = TLSConfiguration.makeClientConfiguration()
-            configuration.trustRoots = .certificates(certificates)
+            if !authorities.isEmpty {
+                let certificates = try trustRoots.withLock { roots in
+                    if let parsed = roots[authorities] { return parsed }
+                    let parsed = try authorities.map { try NIOSSLCertificate(bytes: Array($0), format: .der) }
+                    if roots.count < 16 { roots[authorities] = parsed }
+                    return parsed
+                }
+                configuration.trustRoots = .certificates(certificates)
+            }
+            if let identity {
+                let parsed = try identities.withLock { identities in
+                    if let parsed = identities[identity] { return parsed }
+                    let parsed = (
+                        chain: try identity.certificateChain.map { try NIOSSLCertificate(bytes: Array($0), format: .der) },
+                        key: try NIOSSLPrivateKey(bytes: Array(identity.privateKeyPEM.utf8), format: .pem)
+                    )
+                    if identities.count < 16 { identities[identity] = parsed }
+                    return parsed
+                }
+                configuration.certificateChain = parsed.chain.map { .certificate($0) }
+                configuration.privateKey = .privateKey(parsed.key)
+            }
             return configuration
         }
 
@@ -208,6 +232,11 @@
                     return URLError(.serverCertificateUntrusted, userInfo: [NSLocalizedDescriptionKey: "\(tlsError)"])
                 }
                 return URLError(.secureConnectionFailed, userInfo: [NSLocalizedDescriptionKey: "\(tlsError)"])
+            case let tlsError as BoringSSLError:
+                // An alert after the handshake, as TLS 1.3 sends a server's refusal of a client certificate (missing or
+                // not trusted): the client learns it on its first read.
+                return URLError(
+                    .secureConnectionFailed, userInfo: [NSLocalizedDescriptionKey: "\(tlsError)", NSUnderlyingErrorKey: tlsError])
             case let hostError as NIOSSLExtraError where hostError == .failedToValidateHostname:
                 return URLError(.serverCertificateUntrusted, userInfo: [NSLocalizedDescriptionKey: "\(hostError)"])
             case is NIOConnectionError:

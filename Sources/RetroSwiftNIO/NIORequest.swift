@@ -144,7 +144,8 @@
         case stream(HTTPBodyStream)
     }
 
-    /// The connections a request may use: one pool per scheme, host, port and trust, and one more for streams, so that
+    /// The connections a request may use: one pool per scheme, host, port, trust and client identity (and proxy), and one
+    /// more for streams, so that
     /// streams held open never take the connections ordinary calls wait for.
     struct OriginKey: Hashable, Sendable {
         var isTLS: Bool
@@ -156,5 +157,8 @@
         var forStreams: Bool
         /// The proxy the connection goes through, if any: connections through another proxy, or none, are never shared.
         var proxy: NIOTransport.Proxy? = nil
+        /// The client certificate the connection's handshake presents (`https` only): a connection made with one is
+        /// never given to a call without it or with another, and the reverse.
+        var identity: ClientIdentity? = nil
     }
 #endif

@@ -219,7 +219,8 @@
                 method: method, isIdempotent: params.method.isIdempotent,
                 origin: OriginKey(
                     isTLS: target.isTLS, host: target.host, port: target.port, trust: params.serverTrust,
-                    forStreams: params.responseDestination == .stream, proxy: proxy),
+                    forStreams: params.responseDestination == .stream, proxy: proxy,
+                    identity: target.isTLS ? params.clientIdentity : nil),
                 target: requestTarget, headers: headers, body: body,
                 timeout: Self.timeAmount(seconds: params.timeout ?? defaultTimeout), progress: params.progress,
                 destination: destination, decompressionRatio: params.responseLimits.maxDecompressionRatio,

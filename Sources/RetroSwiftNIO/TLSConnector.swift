@@ -33,21 +33,31 @@
         /// Parsed authorities of the trusts domains asked for, so a connection parses none: a handful per process.
         private let stores = NIOLockedValueBox<[ServerTrust: CertificateStore]>([:])
 
+        /// The contexts that present a domain's client identity, one per identity (and per kind of host check), so a
+        /// connection loads no certificate or key: a handful per process.
+        private let identityContexts = NIOLockedValueBox<[IdentityContextKey: NIOSSLContext]>([:])
+
+        private struct IdentityContextKey: Hashable {
+            let identity: ClientIdentity
+            let tunnelledAddress: Bool
+            let offeringHTTP2: Bool
+        }
+
         /// What of a `ServerTrust` connections enforce: both on Linux, where the system's roots are read by
         /// swift-certificates; elsewhere a domain trusting the system's roots is verified by the platform, which shows us
-        /// no chain to check pins against.
+        /// no chain to check pins against. A domain's client identity, everywhere (SwiftNIO SSL presents it).
         static var support: ServerTrustSupport {
             #if os(Linux)
-                [.certificateAuthorities, .publicKeyPins]
+                [.certificateAuthorities, .publicKeyPins, .clientIdentity]
             #else
-                [.certificateAuthorities]
+                [.certificateAuthorities, .clientIdentity]
             #endif
         }
 
         /// The TLS handler for a new connection to `key`'s host, recording a refused chain in `verdict`; offering `h2`
         /// by ALPN before `http/1.1` when `offeringHTTP2`.
         func makeHandler(for key: OriginKey, verdict: TrustVerdict, offeringHTTP2: Bool = false) throws -> NIOSSLClientHandler {
-            let context = try (offeringHTTP2 ? Self.sharedHTTP2Context : Self.sharedContext).get()
+            let context = try self.context(presenting: key.identity, offeringHTTP2: offeringHTTP2)
             let host = key.host
             let isIPAddress = (try? SocketAddress(ipAddress: host, port: 0)) != nil
             // SNI carries names only; an address is checked against the certificate's IP addresses instead.
@@ -59,7 +69,7 @@
             // Through a proxy the socket's peer is the proxy; the origin's address is checked by `verify` below.
             let checkedContext =
                 key.proxy != nil && isIPAddress
-                ? try (offeringHTTP2 ? Self.tunnelledAddressHTTP2Context : Self.tunnelledAddressContext).get() : context
+                ? try self.context(presenting: key.identity, tunnelledAddress: true, offeringHTTP2: offeringHTTP2) : context
             return try NIOSSLClientHandler(context: checkedContext, serverHostname: serverName) { presented, promise in
                 promise.completeWithTask {
                     let verified = await Self.verify(presented, host: host, isIPAddress: isIPAddress, roots: roots, trust: trust)
@@ -67,6 +77,34 @@
                     return verified
                 }
             }
+        }
+
+        /// The context of a connection that presents `identity` (the shared ones without), checking the host name itself
+        /// unless `tunnelledAddress` (see `tunnelledAddressContext`).
+        private func context(
+            presenting identity: ClientIdentity?, tunnelledAddress: Bool = false, offeringHTTP2: Bool
+        ) throws -> NIOSSLContext {
+            guard let identity else {
+                switch (tunnelledAddress, offeringHTTP2) {
+                case (false, false): return try Self.sharedContext.get()
+                case (false, true): return try Self.sharedHTTP2Context.get()
+                case (true, false): return try Self.tunnelledAddressContext.get()
+                case (true, true): return try Self.tunnelledAddressHTTP2Context.get()
+                }
+            }
+            let key = IdentityContextKey(identity: identity, tunnelledAddress: tunnelledAddress, offeringHTTP2: offeringHTTP2)
+            if let context = identityContexts.withLockedValue({ $0[key] }) { return context }
+            var configuration = TLSConfiguration.makeClientConfiguration()
+            configuration.applicationProtocols = offeringHTTP2 ? ["h2", "http/1.1"] : ["http/1.1"]
+            if tunnelledAddress { configuration.certificateVerification = .noHostnameVerification }
+            configuration.certificateChain = try identity.certificateChain.map {
+                .certificate(try NIOSSLCertificate(bytes: Array($0), format: .der))
+            }
+            configuration.privateKey = .privateKey(try NIOSSLPrivateKey(bytes: Array(identity.privateKeyPEM.utf8), format: .pem))
+            // A certificate or key SwiftNIO SSL cannot load fails here, and the connection with it.
+            let context = try NIOSSLContext(configuration: configuration)
+            identityContexts.withLockedValue { if $0.count < 16 { $0[key] = context } }
+            return context
         }
 
         /// The roots a chain must lead to: the domain's authorities, or the system's; `nil` where the platform verifies.

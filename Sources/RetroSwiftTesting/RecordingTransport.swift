@@ -31,9 +31,9 @@ public final class RecordingTransport: HttpTransport, ServerTrustEnforcing {
         requests.last
     }
 
-    /// Everything: the transport makes no connection, and records `HttpRequestParams.serverTrust` with the rest of
-    /// the request for a test to check.
-    public var serverTrustSupport: ServerTrustSupport { [.certificateAuthorities, .publicKeyPins] }
+    /// Everything: the transport makes no connection, and records `HttpRequestParams.serverTrust` and
+    /// `HttpRequestParams.clientIdentity` with the rest of the request for a test to check.
+    public var serverTrustSupport: ServerTrustSupport { [.certificateAuthorities, .publicKeyPins, .clientIdentity] }
 
     /// Records the request and returns the responder's answer. A test that does not care about URLs need not configure
     /// a base URL: the request then comes with a relative `url`, the path and query.

@@ -29,7 +29,7 @@
             // With SwiftNIO SSL and swift-certificates, which the trait brings: an https server and certificates made
             // for each case.
             #if ConformanceTLS
-                all += tlsCases
+                all += tlsCases + clientCertificateCases
             #endif
             return all
         }()

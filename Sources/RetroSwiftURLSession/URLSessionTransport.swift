@@ -125,7 +125,8 @@ public final class URLSessionTransport: HttpTransport, ServerTrustEnforcing {
     /// Linux: swift-corelibs-foundation verifies certificates inside libcurl against the system's authorities and
     /// delivers no server-trust challenge, so RetroSwift refuses the calls of a domain with a `ServerTrust` of its
     /// own there (`RequestError.Kind.serverTrustUnsupported`); use `AsyncHTTPClientTransport` for custom
-    /// authorities on Linux.
+    /// authorities on Linux. Never `.clientIdentity`: a domain with a `ClientIdentity` has its `https` calls refused
+    /// before sending on every platform (use `NIOTransport` or `AsyncHTTPClientTransport` for mutual TLS).
     public var serverTrustSupport: ServerTrustSupport {
         // Where ServerTrustEvaluation decides server-trust challenges (SessionTaskDelegate).
         #if canImport(Security) && !canImport(FoundationNetworking)

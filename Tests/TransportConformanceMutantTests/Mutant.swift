@@ -51,7 +51,8 @@ struct Mutant: Sendable, CustomStringConvertible {
     /// for it.
     static let all: [Mutant] = common + urlMutants + onlyWithAsyncHTTPClient
 
-    /// Mutants of rules URLSessionTransport does not keep (a known limitation): proven on async-http-client's base.
+    /// Mutants of rules URLSessionTransport does not keep (a known limitation) or refuses to be asked to (it presents
+    /// no client certificate): proven on async-http-client's base.
     private static var onlyWithAsyncHTTPClient: [Mutant] {
         #if AsyncHTTPClient
             [
@@ -59,6 +60,16 @@ struct Mutant: Sendable, CustomStringConvertible {
                     BuffersStreamBodies($0)
                 }
             ]
+                + (tlsCasesCanFail
+                    ? [
+                        Mutant(name: "presents no client certificate", killers: ["tls/client-certificate-presented"]) {
+                            DropsClientIdentity($0)
+                        },
+                        Mutant(
+                            name: "presents the first domain's client certificate for every domain",
+                            killers: ["tls/client-certificate-own-domain-only"]
+                        ) { PresentsFirstClientIdentity($0) },
+                    ] : [])
         #else
             []
         #endif
@@ -250,8 +261,18 @@ enum MutantBase: String, CaseIterable, CustomStringConvertible, Sendable {
     /// no `ServerTrust` (URLSessionTransport on Linux), RetroSwift refuses before sending every call of the TLS cases
     /// that set one, which all do but `tls/unknown-authority-refused`.
     var inertCases: Set<String> {
-        Self.enforcingNoTrust.contains(self) ? Self.trustCases : []
+        (Self.enforcingNoTrust.contains(self) ? Self.trustCases : [])
+            .union(Self.presentingNoIdentity.contains(self) ? Self.clientCertificateCases : [])
     }
+
+    /// The bases that present no client certificate, where RetroSwift refuses the calls of the client certificate
+    /// cases that set one before sending, mutant or not.
+    private static let presentingNoIdentity = Set(
+        allCases.filter { !(($0.make() as? any ServerTrustEnforcing)?.serverTrustSupport ?? []).contains(.clientIdentity) })
+
+    private static let clientCertificateCases: Set<String> = [
+        "tls/client-certificate-presented", "tls/client-certificate-own-domain-only",
+    ]
 
     private static let enforcingNoTrust = Set(
         allCases.filter { (($0.make() as? any ServerTrustEnforcing)?.serverTrustSupport ?? []).isEmpty })

@@ -243,6 +243,7 @@ private func remade(
     request.progress = params.progress
     request.attempt = params.attempt
     request.serverTrust = params.serverTrust
+    request.clientIdentity = params.clientIdentity
     request.caching = params.caching
     request.dynamicURLState = params.dynamicURLState
     request.target = params.target
@@ -519,6 +520,36 @@ final class NamesIPLiterals: TrustForwardingMutant {
         }
         var request = params
         request.absoluteURL = named
+        return try await inner.sendRequest(with: request)
+    }
+}
+
+/// Presents no client certificate: the domain's `ClientIdentity` is dropped before the transport sees the call, as a
+/// transport that never reads `HttpRequestParams.clientIdentity` yet claims to present it would.
+final class DropsClientIdentity: TrustForwardingMutant {
+    let inner: any HttpTransport
+    init(_ inner: any HttpTransport) { self.inner = inner }
+
+    func sendRequest(with params: HttpRequestParams) async throws -> HttpOperationResult {
+        var request = params
+        request.clientIdentity = nil
+        return try await inner.sendRequest(with: request)
+    }
+}
+
+/// Presents the first client certificate it is given on every later call, whatever its domain's: a transport with one
+/// TLS configuration for all its domains, or a pool that ignores the identity, does as much.
+final class PresentsFirstClientIdentity: TrustForwardingMutant {
+    let inner: any HttpTransport
+    private let first = Locked<ClientIdentity?>(nil)
+    init(_ inner: any HttpTransport) { self.inner = inner }
+
+    func sendRequest(with params: HttpRequestParams) async throws -> HttpOperationResult {
+        var request = params
+        request.clientIdentity = first.withLock { first in
+            if first == nil { first = params.clientIdentity }
+            return first
+        }
         return try await inner.sendRequest(with: request)
     }
 }

@@ -25,7 +25,8 @@ public struct RequestError: Error, Sendable, CustomStringConvertible, LocalizedE
         /// hold in memory, or one that decompresses too far. Reading stopped there.
         case responseTooLarge
         /// The domain's ``ServerTrust`` asks for what the transport cannot enforce (see
-        /// ``ServerTrustEnforcing/serverTrustSupport``), or pins public keys for a URL that is not `https`. Nothing was sent.
+        /// ``ServerTrustEnforcing/serverTrustSupport``), or pins public keys for a URL that is not `https`, or the domain
+        /// has a ``ClientIdentity`` the transport cannot present. Nothing was sent.
         case serverTrustUnsupported
         /// A response's `Content-Type` is a media type the endpoint's ``BodyConverter`` does not read (an HTML page
         /// answering a JSON endpoint), and the converter refused it or, if it ``BodyConverter/decodesUnlistedMediaTypes``,

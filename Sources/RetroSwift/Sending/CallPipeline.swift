@@ -14,6 +14,7 @@ enum CallPipeline {
         var request = built
         if let cache = settings.cache { request.caching = CallCaching(cache: cache, mode: cacheMode) }
         request.serverTrust = settings.serverTrust
+        request.clientIdentity = settings.clientIdentity
         // 1. Where the call goes: the domain's path prefix, then the base URL and shared headers, read once here so
         //    that a call sees one configuration from its first hop to its last, and every transport the same.
         if let prefix = domain.pathPrefix { try prefix.apply(to: &request) }

@@ -38,8 +38,8 @@
             /// Its public-key pin: the base64 SHA-256 digest of its `SubjectPublicKeyInfo`, computed with
             /// swift-certificates and swift-crypto (independently of RetroSwift's own reading of certificates).
             public let pin: String
-            fileprivate let certificate: Certificate
-            fileprivate let key: P256.Signing.PrivateKey
+            let certificate: Certificate
+            let key: P256.Signing.PrivateKey
 
             /// TLS for a ``TestServer`` that presents this certificate: pass it as `start(tls:)`.
             ///
@@ -67,8 +67,9 @@
             }
         }
 
-        private let certificate: Certificate
-        private let key: P256.Signing.PrivateKey
+        // Internal: client certificates are issued in TestClientCertificates.swift.
+        let certificate: Certificate
+        let key: P256.Signing.PrivateKey
 
         /// The authority's certificate, DER-encoded, as `ServerTrust` takes it.
         public let der: Data

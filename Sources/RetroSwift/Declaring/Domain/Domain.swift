@@ -141,6 +141,15 @@ open class Domain {
         set { settings.withLock { $0.serverTrust = newValue.requirements.isEmpty ? nil : newValue } }
     }
 
+    /// The client certificate and key this domain's `https` calls present to servers that ask for one (mutual TLS);
+    /// `nil` (the default) presents none. A transport presents it only on connections of calls that have it, and one
+    /// that cannot present it refuses the call before sending anything (``RequestError/Kind/serverTrustUnsupported``).
+    /// See ``ClientIdentity``.
+    public var clientIdentity: ClientIdentity? {
+        get { settings.current.clientIdentity }
+        set { settings.withLock { $0.clientIdentity = newValue } }
+    }
+
     /// Where this domain's calls go: scheme, host, and optionally a port and a base path, such as
     /// `https://api.example.com/v2`. `nil` (the default for `Domain`) leaves it to the transport's
     /// `setConfiguration`; ``ApiDomain`` sets it from its `baseURL:`.

@@ -20,6 +20,8 @@ struct DomainSettings: Sendable {
         var cache: HTTPCache?
         /// `nil` for ``ServerTrust/system``, so most calls copy no arrays for it.
         var serverTrust: ServerTrust?
+        /// The certificate and key the domain's calls present, if any.
+        var clientIdentity: ClientIdentity?
         /// The domain's own base URL and shared headers; `nil` when it has neither.
         var target: DomainTarget?
     }

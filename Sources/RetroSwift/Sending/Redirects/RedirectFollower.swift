@@ -30,6 +30,7 @@ enum RedirectFollower {
         -> HttpOperationResult
     {
         if let trust = request.serverTrust { try checkEnforceable(trust, of: request, by: transport) }
+        if request.clientIdentity != nil { try checkPresentable(request, by: transport) }
         var result: HttpOperationResult
         do {
             result = try await transport.sendRequest(with: request)
@@ -78,6 +79,18 @@ enum RedirectFollower {
         throw RequestError(
             .serverTrustUnsupported, endpoint: request.endpoint,
             reason: "the domain's ServerTrust \(what), which \(type(of: transport)) cannot enforce "
+                + "(see its serverTrustSupport); nothing was sent")
+    }
+
+    /// Refuses, before anything is sent, an `https` call whose domain's client identity `transport` cannot present: sent
+    /// without it, the call would reach the server as another client. Over `http` there is nothing to present it to.
+    private static func checkPresentable(_ request: HttpRequestParams, by transport: any HttpTransport) throws {
+        guard request.url.scheme?.lowercased() == "https",
+            !((transport as? any ServerTrustEnforcing)?.serverTrustSupport ?? []).contains(.clientIdentity)
+        else { return }
+        throw RequestError(
+            .serverTrustUnsupported, endpoint: request.endpoint,
+            reason: "the domain has a ClientIdentity, which \(type(of: transport)) cannot present "
                 + "(see its serverTrustSupport); nothing was sent")
     }
 

@@ -18,6 +18,9 @@ public struct ServerTrustSupport: OptionSet, Sendable, Hashable {
     public static let certificateAuthorities = ServerTrustSupport(rawValue: 1 << 0)
     /// Refusing a server whose verified chain holds none of ``ServerTrust/pinnedPublicKeys``.
     public static let publicKeyPins = ServerTrustSupport(rawValue: 1 << 1)
+    /// Presenting a domain's ``Domain/clientIdentity`` (``HttpRequestParams/clientIdentity``) to servers that ask for a
+    /// client certificate, on connections no call without that identity uses.
+    public static let clientIdentity = ServerTrustSupport(rawValue: 1 << 2)
 }
 
 /// A transport that enforces a domain's ``ServerTrust`` on its connections, and says how much of it.

@@ -57,6 +57,11 @@ public struct HttpRequestParams: Sendable {
     /// chain that fails ``ServerTrust/acceptsPins(of:)``. RetroSwift hands a transport only what its
     /// ``ServerTrustEnforcing/serverTrustSupport`` says it enforces.
     public internal(set) var serverTrust: ServerTrust?
+    /// The domain's ``Domain/clientIdentity``, or `nil`: a transport presents it to a server that asks for a client
+    /// certificate, on connections that no call without this identity uses (make it part of the key connections are
+    /// pooled by). RetroSwift hands it only to a transport whose ``ServerTrustEnforcing/serverTrustSupport`` holds
+    /// ``ServerTrustSupport/clientIdentity``.
+    public internal(set) var clientIdentity: ClientIdentity?
     /// Whether RetroSwift's ``HTTPCache`` handles this call's caching: its domain has a ``Domain/httpCache``. A transport
     /// with a cache of its own (URLSession's `URLCache`) leaves such a call out of it, neither answering from it nor
     /// storing the response, so that nothing is cached twice or answered by rules RetroSwift does not know.

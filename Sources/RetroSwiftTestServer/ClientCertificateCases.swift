@@ -1,0 +1,1 @@
+../RetroSwiftTransportConformance/Cases/ClientCertificateCases.swift

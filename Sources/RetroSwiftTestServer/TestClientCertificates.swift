@@ -1,0 +1,1 @@
+../RetroSwiftTransportConformance/Server/TestClientCertificates.swift

@@ -1,0 +1,121 @@
+import Foundation
+import RetroSwift
+import RetroSwiftTesting
+import Testing
+
+/// ``ClientIdentity``: what it accepts, that its key never shows, and the core's handing of it to transports: with
+/// every call of its domain, and never to a transport that cannot present it. The same against a real server
+/// requiring client certificates is in the conformance suite's `tls/client-certificate-*` cases.
+@Suite("ClientIdentity")
+struct ClientIdentityTests {
+    typealias Api = ServerTrustTests.Api
+
+    static let certificatePEM = pem("CERTIFICATE", Data(ServerTrustTests.certificate()))
+    /// Not a real key: the core checks only that it is an unencrypted PEM key block; SwiftNIO SSL reads it.
+    static let keyBody = Data((0..<48).map { UInt8($0) })
+    static let keyPEM = pem("PRIVATE KEY", keyBody)
+
+    static func pem(_ label: String, _ der: Data) -> String {
+        "-----BEGIN \(label)-----\n\(der.base64EncodedString(options: .lineLength64Characters))\n-----END \(label)-----\n"
+    }
+
+    @Test("a chain and a key in PEM make an identity holding the certificates' DER, leaf first")
+    func pemChain() throws {
+        // Given
+        let other = ServerTrustTests.certificate(version: false)
+
+        // When
+        let identity = try ClientIdentity(
+            certificateChainPEM: "subject=client\n" + Self.certificatePEM + Self.pem("CERTIFICATE", Data(other)),
+            privateKeyPEM: Self.keyPEM)
+
+        // Then
+        #expect(identity.certificateChain == [Data(ServerTrustTests.certificate()), Data(other)])
+        #expect(identity.privateKeyPEM == Self.keyPEM)
+    }
+
+    @Test("no certificate, one that does not decode, an encrypted key or none are refused, saying which")
+    func invalidInput() {
+        let noCertificate = #expect(throws: RequestError.self) {
+            try ClientIdentity(certificateChainPEM: "nothing", privateKeyPEM: Self.keyPEM)
+        }
+        #expect(
+            noCertificate?.description == "RetroSwift, field 'certificateChainPEM': holds no '-----BEGIN CERTIFICATE-----' block")
+        let broken = #expect(throws: RequestError.self) {
+            try ClientIdentity(
+                certificateChainPEM: Self.certificatePEM + Self.pem("CERTIFICATE", Data("not DER".utf8)), privateKeyPEM: Self.keyPEM)
+        }
+        #expect(broken?.description == "RetroSwift, field 'certificateChainPEM': certificate 2 is not a valid PEM X.509 certificate")
+        #expect(broken?.kind == .invalidValue)
+        for key in [
+            "", Self.pem("ENCRYPTED PRIVATE KEY", Self.keyBody), Self.pem("PUBLIC KEY", Self.keyBody),
+            "-----BEGIN EC PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\n\nAAAA\n-----END EC PRIVATE KEY-----",
+            "-----BEGIN PRIVATE KEY-----\nAAAA",
+        ] {
+            let refused = #expect(throws: RequestError.self) {
+                try ClientIdentity(certificateChainPEM: Self.certificatePEM, privateKeyPEM: key)
+            }
+            #expect(refused?.field == "privateKeyPEM", "\(key)")
+        }
+        #expect(throws: Never.self) {
+            try ClientIdentity(certificateChainPEM: Self.certificatePEM, privateKeyPEM: Self.pem("EC PRIVATE KEY", Self.keyBody))
+        }
+    }
+
+    @Test("the key shows in no description, debug description or dump")
+    func keyRedacted() throws {
+        // Given
+        let identity = try ClientIdentity(certificateChainPEM: Self.certificatePEM, privateKeyPEM: Self.keyPEM)
+        let keyText = Self.keyBody.base64EncodedString().prefix(20)
+
+        // When
+        var dumped = ""
+        dump(identity, to: &dumped)
+        let shown = ["\(identity)", String(reflecting: identity), dumped]
+
+        // Then
+        #expect(shown[0] == "ClientIdentity(1 certificate, private key redacted)")
+        #expect(shown.allSatisfy { !$0.contains(keyText) && !$0.contains("PRIVATE KEY") }, "\(shown)")
+    }
+
+    @Test("a domain's identity reaches the transport with every call, and none as nil")
+    func identityReachesTransport() async throws {
+        // Given
+        let transport = RecordingTransport { _ in .json(#"{"id":1}"#) }
+        let api = Api(transport: transport)
+        api.baseURL = URL(string: "https://api.example.com")
+        let identity = try ClientIdentity(certificateChainPEM: Self.certificatePEM, privateKeyPEM: Self.keyPEM)
+
+        // When
+        _ = try await api.items()
+        api.clientIdentity = identity
+        _ = try await api.items()
+
+        // Then
+        #expect(transport.requests.map(\.clientIdentity) == [nil, identity])
+        #expect(api.clientIdentity == identity)
+    }
+
+    @Test("a transport that cannot present the identity is handed no https call, and the error says why; http needs none")
+    func unpresentableIdentityRefused() async throws {
+        // Given
+        let transport = BareTransport()
+        let api = Api(transport: transport)
+        api.baseURL = URL(string: "https://api.example.com")
+        api.clientIdentity = try ClientIdentity(certificateChainPEM: Self.certificatePEM, privateKeyPEM: Self.keyPEM)
+
+        // When
+        let error = await #expect(throws: RequestError.self) { _ = try await api.items() }
+        api.baseURL = URL(string: "http://127.0.0.1:9")
+        let item = try await api.items()
+
+        // Then
+        #expect(error?.kind == .serverTrustUnsupported)
+        #expect(
+            error?.description
+                == "Api.items (GET /items): the domain has a ClientIdentity, which BareTransport cannot present "
+                + "(see its serverTrustSupport); nothing was sent")
+        #expect(item.id == 1)
+        #expect(transport.requests.map(\.url.absoluteString) == ["http://127.0.0.1:9/items"])
+    }
+}
