@@ -395,7 +395,9 @@
             if connection == nil {
                 fail(NIOTransportFailure.classify(error, connecting: true), context: context)
             } else {
-                // A connection error: swift-nio-http2 sent GOAWAY; every stream fails as the connection closes.
+                // A connection error: swift-nio-http2 sent GOAWAY; every stream fails as the connection closes, and no
+                // call given the connection from now on may open a stream on it.
+                if let connection, pool.settings.http2Fault != .ignoresConnectionEnd { pool.goingAway(connection) }
                 context.close(promise: nil)
             }
         }
