@@ -35,7 +35,7 @@
     /// spoken with prior knowledge to `http://` origins when it asks for that: one connection carries calls up to the
     /// server's `SETTINGS_MAX_CONCURRENT_STREAMS`, and past it another opens, up to the connections per origin. Proxies
     /// are set in ``NIOTransport/Configuration/proxies``: HTTP `CONNECT` tunnels, forward requests for `http` origins,
-    /// and SOCKS5. Client certificates are not supported.
+    /// and SOCKS5. A domain's `ClientIdentity` is presented on that domain's own connections.
     public final class NIOTransport: HttpTransport, ServerTrustEnforcing {
         /// How the transport connects: where its connections run, how many there may be, and how long they wait.
         public struct Configuration: Sendable {
