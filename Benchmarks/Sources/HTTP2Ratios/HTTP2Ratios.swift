@@ -91,44 +91,17 @@ struct HTTP2Ratios: AsyncParsableCommand {
             let sorted = latencies[index].sorted()
             let row = [
                 operation.rawValue.uppercased(), clients[index].rawValue, "\(tasks)", String(format: "%.0f", rates[index]),
-                String(format: "%.3f", Self.percentile(sorted, 0.50) * 1_000),
-                String(format: "%.3f", Self.percentile(sorted, 0.99) * 1_000), String(format: "%.2f", rates[index] / rates[0]),
+                String(format: "%.3f", percentile(sorted, 0.50) * 1_000),
+                String(format: "%.3f", percentile(sorted, 0.99) * 1_000), String(format: "%.2f", rates[index] / rates[0]),
             ]
             print(row.joined(separator: ","))
         }
     }
 
-    /// `tasks` tasks calling in a loop until `seconds` have passed; the latency of each call, in seconds.
     private func window(
         _ harness: HTTP2Harness, _ client: HTTP2Harness.Client, _ operation: HTTP2Harness.Operation, tasks: Int, seconds: Double
     ) async throws -> (latencies: [Double], elapsed: Double) {
-        let clock = ContinuousClock()
-        let start = clock.now
-        let end = start + .milliseconds(Int(seconds * 1_000))
-        let latencies = try await withThrowingTaskGroup(of: [Double].self) { group in
-            for _ in 0..<tasks {
-                group.addTask {
-                    var own: [Double] = []
-                    while clock.now < end {
-                        let begin = clock.now
-                        try await harness.call(operation, with: client)
-                        let took = clock.now - begin
-                        own.append(Double(took.components.seconds) + Double(took.components.attoseconds) / 1e18)
-                    }
-                    return own
-                }
-            }
-            var all: [Double] = []
-            for try await own in group { all += own }
-            return all
-        }
-        let total = clock.now - start
-        return (latencies, Double(total.components.seconds) + Double(total.components.attoseconds) / 1e18)
-    }
-
-    private static func percentile(_ sorted: [Double], _ fraction: Double) -> Double {
-        guard !sorted.isEmpty else { return 0 }
-        return sorted[min(sorted.count - 1, Int((Double(sorted.count) * fraction).rounded(.down)))]
+        try await callWindow(tasks: tasks, seconds: seconds) { try await harness.call(operation, with: client) }
     }
 }
 

@@ -63,38 +63,18 @@ struct ScaleCurve: AsyncParsableCommand {
                 let sorted = latencies[index].sorted()
                 let row = [
                     Self.name(clients[index]), "\(level)", String(format: "%.0f", Double(calls[index]) / elapsed[index]),
-                    String(format: "%.3f", Self.percentile(sorted, 0.50) * 1_000),
-                    String(format: "%.3f", Self.percentile(sorted, 0.99) * 1_000),
+                    String(format: "%.3f", percentile(sorted, 0.50) * 1_000),
+                    String(format: "%.3f", percentile(sorted, 0.99) * 1_000),
                 ]
                 print(row.joined(separator: ","))
             }
         }
     }
 
-    /// `tasks` tasks calling in a loop until `seconds` have passed; the latency of each call, in seconds.
     private func window(_ harness: E2EHarness, _ client: E2EClient, tasks: Int, seconds: Double) async throws
         -> (latencies: [Double], elapsed: Double)
     {
-        let clock = ContinuousClock()
-        let start = clock.now
-        let end = start + .milliseconds(Int(seconds * 1_000))
-        let latencies = try await withThrowingTaskGroup(of: [Double].self) { group in
-            for _ in 0..<tasks {
-                group.addTask {
-                    var own: [Double] = []
-                    while clock.now < end {
-                        let begin = clock.now
-                        try await harness.call(.get, with: client)
-                        own.append((clock.now - begin).inSeconds)
-                    }
-                    return own
-                }
-            }
-            var all: [Double] = []
-            for try await own in group { all += own }
-            return all
-        }
-        return (latencies, (clock.now - start).inSeconds)
+        try await callWindow(tasks: tasks, seconds: seconds) { try await harness.call(.get, with: client) }
     }
 
     private static func name(_ client: E2EClient) -> String {
@@ -105,11 +85,6 @@ struct ScaleCurve: AsyncParsableCommand {
         case .retroSwiftAsyncHTTPClient: "RetroSwift + AsyncHTTPClientTransport"
         case .retroSwiftNIO: "RetroSwift + NIOTransport"
         }
-    }
-
-    private static func percentile(_ sorted: [Double], _ fraction: Double) -> Double {
-        guard !sorted.isEmpty else { return 0 }
-        return sorted[min(sorted.count - 1, Int((Double(sorted.count) * fraction).rounded(.down)))]
     }
 
 }
