@@ -41,7 +41,7 @@ start_nginx() {
         tls="ssl_certificate $NGINX_TLS_DIR/server.pem; ssl_certificate_key $NGINX_TLS_DIR/server.key; http2_max_concurrent_streams 128; add_header X-Protocol \$server_protocol always; proxy_http_version 1.1; proxy_set_header Connection \"\";"
         post="proxy_pass http://ack;"
         inner="upstream ack { server 127.0.0.1:$inner_port; keepalive 64; }
-    server { listen 127.0.0.1:$inner_port; location / { default_type application/json; return 200 '{\"ok\":true}'; } }"
+    server { listen 127.0.0.1:$inner_port; access_log off; location / { default_type application/json; return 200 '{\"ok\":true}'; } }"
     fi
     if [ "$access" = "on" ]; then log="access_log $work/logs/access.log calls;"; fi
     # One worker per core, nothing logged unless asked: the server should never be the limit.
@@ -97,7 +97,7 @@ serve_catalog() {
 
 # serve_catalog over TLS and HTTP/2 (h2-nginx.sh, profile-h2.sh): the certificate authority (work/tls/ca.pem) and the
 # server's certificate for 127.0.0.1 are made with openssl, for this run only.
-serve_catalog_h2() {
+serve_catalog_h2() {  # [KEEPALIVE_REQUESTS] [ACCESS_LOG], as serve_catalog
     swift build -c release --product h2-ratios >/dev/null
     swift build -c release --product scale-curve >/dev/null
     work=$(mktemp -d)
@@ -114,7 +114,7 @@ serve_catalog_h2() {
     chmod 755 "$tls"
     chmod 644 "$tls"/*
     .build/release/scale-curve --write-document "$work/catalog"
-    NGINX_TLS_DIR="$tls" start_nginx "$work/nginx" "$work/catalog"
+    NGINX_TLS_DIR="$tls" start_nginx "$work/nginx" "$work/catalog" "$@"
 }
 
 stop_nginx() {

@@ -12,7 +12,10 @@
 # body, fragments the head or sends a 103 Early Hints first; every 9th call cancelled. The soak checks each outcome
 # against what the server did, and the server's count of POST ids.
 #
-#   Benchmarks/soak.sh [--transport urlsession|asynchttpclient|nio] [--seconds 60] [--tasks 64] [...]   KEEPALIVE=50
+# With H2=1 nginx speaks TLS and HTTP/2 (nginx.sh's serve_catalog_h2): ending each connection after KEEPALIVE streams
+# is then a GOAWAY, and the soak trusts the run's authority (--ca-file); nio and asynchttpclient only.
+#
+#   Benchmarks/soak.sh [--transport urlsession|asynchttpclient|nio] [--seconds 60] [--tasks 64] [...]   KEEPALIVE=50 H2=1
 #   Benchmarks/soak.sh --faults [--transport ...] [--timeout 1] [...]
 #
 # Latency mode (--latency): how late a 0.5 s timeout fires and how long a cancelled call takes to end, alone and then
@@ -27,9 +30,15 @@ swift build -c release --product soak
 for arg in "$@"; do
     if [ "$arg" = "--faults" ] || [ "$arg" = "--latency" ]; then exec .build/release/soak "$@"; fi
 done
-serve_catalog "${KEEPALIVE:-50}" on
 status=0
-.build/release/soak --base-url "http://127.0.0.1:$nginx_port" --posted-ids "$work/answered" "$@" || status=$?
+if [ -n "${H2:-}" ]; then
+    serve_catalog_h2 "${KEEPALIVE:-50}" on
+    .build/release/soak --base-url "https://127.0.0.1:$nginx_port" --ca-file "$work/tls/ca.pem" --posted-ids "$work/answered" "$@" \
+        || status=$?
+else
+    serve_catalog "${KEEPALIVE:-50}" on
+    .build/release/soak --base-url "http://127.0.0.1:$nginx_port" --posted-ids "$work/answered" "$@" || status=$?
+fi
 stop_nginx
 
 # The server's side: POSTs of the soak carry ids >= 0 (the warm-up's are negative).

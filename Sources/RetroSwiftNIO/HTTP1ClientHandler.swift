@@ -639,6 +639,16 @@
                 if case .complete = exchange.response {
                     state = .closed
                     deliverHeldEnd(exchange)
+                } else if let stream, case .awaitingHead = exchange.response,
+                    stream.wasNeverProcessed(closedStream: context.channel), exchange.call.prepareRetry()
+                {
+                    // Closed with its connection, above the last stream id of the server's GOAWAY: the server processed
+                    // nothing of it, so the call, whatever its method, goes once more on another connection.
+                    exchange.upload?.cancel()
+                    exchange.upload = nil
+                    exchange.response = .complete
+                    state = .closed
+                    pool.lease(exchange.call)
                 } else {
                     fail(exchange, .connectionLost(ChannelError.eof))
                 }

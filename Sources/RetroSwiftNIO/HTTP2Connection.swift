@@ -169,6 +169,18 @@
             return closed.streamID > last
         }
 
+        /// Whether `stream`, which closed before any byte of its answer without an error of its own, was above the last
+        /// stream id of the server's GOAWAY (RFC 9113 §6.8): the server processed nothing of it. swift-nio-http2 closes
+        /// such streams without an error when the server then ends the connection, as nginx does after
+        /// `keepalive_requests` streams.
+        func wasNeverProcessed(closedStream stream: any Channel) -> Bool {
+            guard pool.settings.resendsUnprocessedStreams else { return false }
+            // A stream given no id sent no HEADERS: swift-nio-http2 refused it (a GOAWAY had come in the meantime).
+            guard let id = try? stream.syncOptions?.getOption(HTTP2StreamChannelOptions.streamID) else { return true }
+            guard let last = goAwayLastStreamID.withLockedValue({ $0 }) else { return false }
+            return id > last
+        }
+
         /// The connection runs no stream: it closes after the idle timeout unless a call comes first.
         func becameIdle() {
             let timer = channel.eventLoop.scheduleTask(in: pool.settings.idleTimeout) { [self] in
@@ -395,6 +407,10 @@
             if connection == nil {
                 fail(NIOTransportFailure.classify(error, connecting: true), context: context)
             } else {
+                // A write refused for a stream opened after the server's GOAWAY, or after the connection closed: that
+                // stream's own failure (its call goes again, having sent nothing), not the connection's, whose other
+                // streams the server is still answering (closing here lost them, seen as 499s in nginx's log).
+                if error is NIOHTTP2Errors.CreatedStreamAfterGoaway || error is NIOHTTP2Errors.IOOnClosedConnection { return }
                 // A connection error: swift-nio-http2 sent GOAWAY; every stream fails as the connection closes, and no
                 // call given the connection from now on may open a stream on it.
                 if let connection, pool.settings.http2Fault != .ignoresConnectionEnd { pool.goingAway(connection) }

@@ -54,6 +54,10 @@ struct Soak: AsyncParsableCommand {
     @Option(help: "Write the ids of the POSTs that succeeded to this file, one a line.")
     var postedIds: String?
 
+    @Option(
+        help: "The PEM file of the authority that issued the server's certificate, for an https --base-url (H2=1 soak.sh).")
+    var caFile: String?
+
     @Flag(help: "Measure timeout and cancellation latency alone and beside large uploads and downloads (--tasks of them).")
     var latency = false
 
@@ -66,6 +70,14 @@ struct Soak: AsyncParsableCommand {
 
     @Option(help: "What the load moves (--latency): downloads, uploads or both in turn.")
     var load: Load = .both
+
+    /// A trust of the one authority in the PEM file at `path`.
+    static func trust(issuedBy path: String) throws -> ServerTrust {
+        let pem = try String(contentsOfFile: path, encoding: .utf8)
+        let base64 = pem.split(separator: "\n").filter { !$0.hasPrefix("-----") }.joined()
+        guard let der = Data(base64Encoded: base64) else { throw ValidationError("\(path) holds no PEM certificate") }
+        return try ServerTrust(certificateAuthorities: [der])
+    }
 
     func run() async throws {
         if serveFaults { try await FaultServer.serve() }
@@ -91,6 +103,8 @@ struct Soak: AsyncParsableCommand {
         // loops, libcurl and the thread pools exist from here on, and are not what the soak looks for.
         let warmUp = try OwnedTransport(transport, connections: connections)
         let warmUpApi = SoakApi(transport: warmUp.transport, baseURL: url)
+        let trust = try caFile.map(Self.trust(issuedBy:))
+        if let trust { warmUpApi.serverTrust = trust }
         for index in 0..<2_000 { try await warmUpApi.warmUp(index: index, faults: faults) }
         try await warmUp.shutdown()
         // The soak's sleeps (before a cancellation, after the shutdown) make libdispatch open a timerfd for the clock on
@@ -102,6 +116,7 @@ struct Soak: AsyncParsableCommand {
         let owned = try OwnedTransport(transport, connections: connections)
         let api = SoakApi(transport: owned.transport, baseURL: url)
         api.timeout = faults ? timeout : nil
+        if let trust { api.serverTrust = trust }
         let clock = ContinuousClock()
         let start = clock.now
         let deadline = start + .milliseconds(Int(seconds * 1000))

@@ -17,7 +17,9 @@
             ) { context in
                 try await context.withHTTP2Server(HTTP2Script(maxConcurrentStreams: 1)) { request in
                     request.target == "/slow"
-                        ? ScriptedResponse(body: Data("slow".utf8), behavior: .delayed(1)) : .json(#"{"id":2}"#)
+                        // Long enough for the other call to fail first on a loaded machine (under the thread sanitizer),
+                        // so that a transport that drops the connection then is caught.
+                        ? ScriptedResponse(body: Data("slow".utf8), behavior: .delayed(3)) : .json(#"{"id":2}"#)
                 } _: { api, server in
                     let slow = Task { try await api.slowWithoutTimeout() }
                     try await context.waitForRequests(1, on: server)

@@ -95,7 +95,8 @@
             let nginx = LocalNginx(
                 port: port, authority: try Data(contentsOf: URL(fileURLWithPath: path("ca.der"))), process: process,
                 directory: directory)
-            let accepting = try await eventually(within: .seconds(20)) {
+            // A bound for a server that never starts (see LocalProxy's).
+            let accepting = try await eventually(within: .seconds(60)) {
                 guard process.isRunning else { return true }
                 return await LocalProxy.canConnect(port: port)
             }

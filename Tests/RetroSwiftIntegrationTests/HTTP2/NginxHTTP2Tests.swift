@@ -68,20 +68,23 @@
         }
 
         @Test(
-            "with nginx ending each connection after 20 streams, 400 calls from 16 tasks are all answered",
+            "with nginx ending each connection after 300 streams, 1,280 calls from 64 tasks are all answered",
             .enabled(if: LocalNginx.installed, LocalNginx.skipReason))
         func connectionsEndedByGoAway() async throws {
             // Given
-            let nginx = try await LocalNginx.start(requestsPerConnection: 20)
+            // 300, not fewer: a call is sent again once after a GOAWAY left it unprocessed, and with a GOAWAY every few
+            // streams beside 64 tasks a second one can meet it too (it then fails, as issue 45 asks).
+            let nginx = try await LocalNginx.start(requestsPerConnection: 300)
             try await stopping(nginx) { nginx in
                 let api = try Self.api(nginx)
 
-                // When: GETs and POSTs, so that a POST meets a connection going away too
+                // When: GETs and POSTs, so that a POST meets a connection going away too, and enough of them at once
+                // that streams open while a GOAWAY is on its way (the soak lost 1,500 of 300,000 calls that way)
                 let answered = try await withThrowingTaskGroup(of: Int.self) { group in
-                    for task in 0..<16 {
+                    for task in 0..<64 {
                         group.addTask {
                             var answered = 0
-                            for call in 0..<25 {
+                            for call in 0..<20 {
                                 if (task + call).isMultiple(of: 2) {
                                     if try await api.catalog().body == Catalog(items: [1, 2, 3]) { answered += 1 }
                                 } else {
@@ -95,7 +98,7 @@
                 }
 
                 // Then
-                #expect(answered == 400)
+                #expect(answered == 1_280)
             }
         }
     }

@@ -84,7 +84,9 @@
             }
             try process.run()
             let proxy = LocalProxy(program: program, port: port, process: process, directory: directory)
-            let accepting = try await eventually(within: .seconds(20)) {
+            // A bound for a proxy that never starts, not a wait that usually suffices: under the sanitizers on a loaded
+            // machine tinyproxy once took over 20 s.
+            let accepting = try await eventually(within: .seconds(60)) {
                 guard process.isRunning else { return true }
                 return await canConnect(port: port)
             }
