@@ -167,11 +167,22 @@
 
         /// Sends from now on through a fresh transport, and shuts the old one down.
         func replace() {
-            let old = current.withLock { current in
+            let old = swap()
+            Task { try? await old.shutdown() }
+        }
+
+        /// The same, returning once the old transport is shut down and the calls on its connections have failed: a task
+        /// for the shutdown can wait seconds for a thread under the thread sanitizer, long enough for the calls it
+        /// should fail to complete (the mutant then passed its case).
+        func replaceAndShutDown() async {
+            try? await swap().shutdown()
+        }
+
+        private func swap() -> NIOTransport {
+            current.withLock { current in
                 defer { current = makeInner() }
                 return current
             }
-            Task { try? await old.shutdown() }
         }
     }
 
@@ -185,7 +196,7 @@
             do {
                 return try await transports.transport.sendRequest(with: params)
             } catch {
-                transports.replace()
+                await transports.replaceAndShutDown()
                 throw error
             }
         }
