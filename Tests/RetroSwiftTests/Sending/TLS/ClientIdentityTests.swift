@@ -12,7 +12,8 @@ struct ClientIdentityTests {
 
     static let certificatePEM = pem("CERTIFICATE", Data(ServerTrustTests.certificate()))
     /// Not a real key: the core checks only that it is an unencrypted PEM key block; SwiftNIO SSL reads it.
-    static let keyBody = Data((0..<48).map { UInt8($0) })
+    /// Made on each use: held in a static, its storage is reported by LeakSanitizer at exit.
+    static var keyBody: Data { Data((0..<48).map { UInt8($0) }) }
     static let keyPEM = pem("PRIVATE KEY", keyBody)
 
     static func pem(_ label: String, _ der: Data) -> String {
