@@ -93,7 +93,20 @@ public enum ShippedTransport: String, CaseIterable, Sendable {
         [
             "framing/obs-fold": .differs(
                 "async-http-client's parser (llhttp, under SwiftNIO) refuses obs-fold instead of unfolding it",
-                failure: "async-http-client's parser: invalid character in header")
+                failure: "async-http-client's parser: invalid character in header"),
+            // Over HTTP/2 (the suite's protocol dimension: the client negotiates h2 by ALPN).
+            "http2/max-concurrent-streams-opens-second-connection": .differs(
+                "async-http-client's HTTP/2 pool opens no second connection to an origin: calls past the server's "
+                    + "SETTINGS_MAX_CONCURRENT_STREAMS wait for a stream of the first",
+                failure: "opened 1 connections, not 2"),
+            "http2/goaway-above-last-stream-sent-again-once": .differs(
+                "async-http-client fails a call whose stream is above a GOAWAY's last stream id, though the server never "
+                    + "processed it, instead of sending it again",
+                failure: "StreamClosed("),
+            "http2/push-promise-refused": .differs(
+                "async-http-client answers the next call on the connection whose refused PUSH_PROMISE was a connection "
+                    + "error, which RFC 9113 §5.4.1 says to close",
+                failure: "the calls took 1 connections, not two"),
         ]
     }
 }

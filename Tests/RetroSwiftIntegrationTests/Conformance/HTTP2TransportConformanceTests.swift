@@ -5,11 +5,17 @@
     import RetroSwiftTestServer
     import Testing
 
+    #if AsyncHTTPClient
+        import RetroSwiftAsyncHTTPClient
+    #endif
+
     /// The conformance suite's protocol dimension: every case on NIOTransport over HTTP/2, over TLS (every scripted
     /// server gets TLS and offers `h2` by ALPN) and with prior knowledge (h2c), as ``TransportConformanceTests`` runs it
-    /// over HTTP/1.1, and the cases of HTTP/2 itself. The cases that read or write HTTP/1.1's own bytes cannot apply and
-    /// are skipped, each with its reason (``TransportConformance/http1OnlyCases``), as are, over TLS, the two that spell
-    /// their server's URL `http://`. Serialized, as the suite over HTTP/1.1 is.
+    /// over HTTP/1.1, and the cases of HTTP/2 itself; and the same over TLS on AsyncHTTPClientTransport, whose client
+    /// negotiates `h2` by ALPN as an app's does (it has no prior knowledge), with what async-http-client's HTTP/2 does
+    /// not do in its known limitations. The cases that read or write HTTP/1.1's own bytes cannot apply and are skipped,
+    /// each with its reason (``TransportConformance/http1OnlyCases``), as are, over TLS, the two that spell their
+    /// server's URL `http://`. Serialized, as the suite over HTTP/1.1 is.
     @Suite("Transport conformance over HTTP/2", .timeLimit(.minutes(6)), .serialized)
     struct HTTP2TransportConformanceTests {
         /// Cases that spell their server's address with `http://` themselves, which a server of the h2 dimension (TLS
@@ -19,22 +25,59 @@
             "url/host-in-capitals-one-origin": "calls http://LOCALHOST and other spellings; the h2 dimension's servers speak TLS only",
         ]
 
-        /// Every case that applies, with the protocol it runs over.
-        static let runs: [(TestServerProtocol, TransportConformanceCase)] = [TestServerProtocol.h2, .h2c].flatMap { over in
-            (TransportConformance.cases + TransportConformance.http2Cases).filter {
-                TransportConformance.http1OnlyCases[$0.id] == nil && (over != .h2 || plainURLCases[$0.id] == nil)
-            }.map { (over, $0) }
+        /// A transport and the protocol it speaks HTTP/2 by.
+        enum Run: String, CustomStringConvertible, Sendable {
+            case nioOverTLS = "NIOTransport over h2"
+            case nioWithPriorKnowledge = "NIOTransport over h2c"
+            #if AsyncHTTPClient
+                case asyncHTTPClientOverTLS = "AsyncHTTPClientTransport over h2"
+            #endif
+
+            var description: String { rawValue }
+
+            var httpProtocol: TestServerProtocol { self == .nioWithPriorKnowledge ? .h2c : .h2 }
+
+            var shipped: ShippedTransport {
+                #if AsyncHTTPClient
+                    if self == .asyncHTTPClientOverTLS { return .asyncHTTPClient }
+                #endif
+                return .nio
+            }
+
+            func makeTransport() -> any HttpTransport {
+                switch self {
+                case .nioOverTLS: NIOTransport(NIOTransport.Configuration(httpVersion: .automatic))
+                case .nioWithPriorKnowledge: NIOTransport(NIOTransport.Configuration(httpVersion: .http2PriorKnowledge))
+                #if AsyncHTTPClient
+                    // The suite's client, as an app configures one (HTTP/2 whenever the server offers it by ALPN),
+                    // alone: over HTTP/2 an open stream holds no connection, so streams need no client of their own.
+                    case .asyncHTTPClientOverTLS: try! AsyncHTTPClientTransport(client: TransportKind.client)
+                #endif
+                }
+            }
         }
 
-        @Test("a case of the suite on NIOTransport over HTTP/2", arguments: runs)
-        func conformance(over httpProtocol: TestServerProtocol, conformanceCase: TransportConformanceCase) async throws {
+        /// Every case that applies, with the transport and protocol it runs over.
+        static let runs: [(Run, TransportConformanceCase)] = {
+            var over: [Run] = [.nioOverTLS, .nioWithPriorKnowledge]
+            #if AsyncHTTPClient
+                over.append(.asyncHTTPClientOverTLS)
+            #endif
+            return over.flatMap { run in
+                (TransportConformance.cases + TransportConformance.http2Cases).filter {
+                    TransportConformance.http1OnlyCases[$0.id] == nil
+                        && (run.httpProtocol != .h2 || plainURLCases[$0.id] == nil)
+                }.map { (run, $0) }
+            }
+        }()
+
+        @Test("a case of the suite over HTTP/2", arguments: runs)
+        func conformance(over run: Run, conformanceCase: TransportConformanceCase) async throws {
             // A debugging aid: RETROSWIFT_CONFORMANCE=framing/ runs only the cases whose id contains it.
             if let only = ProcessInfo.processInfo.environment["RETROSWIFT_CONFORMANCE"], !conformanceCase.id.contains(only) { return }
-            let version: NIOTransport.HTTPVersion = httpProtocol == .h2c ? .http2PriorKnowledge : .automatic
-            try await TestServer.$protocolUnderTest.withValue(httpProtocol) {
+            try await TestServer.$protocolUnderTest.withValue(run.httpProtocol) {
                 try await conformanceCase.run(
-                    { NIOTransport(NIOTransport.Configuration(httpVersion: version)) },
-                    knownLimitation: ShippedTransport.nio.knownLimitations[conformanceCase.id])
+                    { run.makeTransport() }, knownLimitation: run.shipped.knownLimitations[conformanceCase.id])
             }
         }
 
