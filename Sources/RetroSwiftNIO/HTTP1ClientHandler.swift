@@ -612,10 +612,10 @@
                     close(context: context)
                     deliverHeldEnd(exchange)
                 } else if let stream, case .awaitingHead = exchange.response, stream.wasNeverProcessed(error),
-                    exchange.call.prepareRetry()
+                    exchange.call.prepareRetry(neverProcessed: true)
                 {
                     // The server refused the stream, or left it above a GOAWAY's last stream id: it processed nothing,
-                    // so the call, whatever its method, goes once more on another connection.
+                    // so the call, whatever its method, goes again on another connection.
                     exchange.upload?.cancel()
                     exchange.upload = nil
                     exchange.response = .complete
@@ -640,10 +640,10 @@
                     state = .closed
                     deliverHeldEnd(exchange)
                 } else if let stream, case .awaitingHead = exchange.response,
-                    stream.wasNeverProcessed(closedStream: context.channel), exchange.call.prepareRetry()
+                    stream.wasNeverProcessed(closedStream: context.channel), exchange.call.prepareRetry(neverProcessed: true)
                 {
                     // Closed with its connection, above the last stream id of the server's GOAWAY: the server processed
-                    // nothing of it, so the call, whatever its method, goes once more on another connection.
+                    // nothing of it, so the call, whatever its method, goes again on another connection.
                     exchange.upload?.cancel()
                     exchange.upload = nil
                     exchange.response = .complete

@@ -145,8 +145,8 @@
                     stream.closeFuture.whenComplete { _ in slot.release() }
                 case .failure(let error):
                     slot.release()
-                    // Nothing of it was written: it may go once more, on another connection.
-                    if call.prepareRetry() {
+                    // Nothing of it was written: it may go again, on another connection.
+                    if call.prepareRetry(neverProcessed: true) {
                         pool.lease(call)
                     } else {
                         call.finish(.failure(NIOTransportFailure.connectionLost(error)))

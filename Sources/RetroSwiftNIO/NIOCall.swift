@@ -25,7 +25,8 @@
             var stage = Stage.created
             var continuation: Continuation?
             var cancelled = false
-            var retried = false
+            /// How many times the call went again on a new connection.
+            var resends = 0
         }
 
         let request: NIORequest
@@ -40,21 +41,31 @@
             self.state = NIOLockedValueBox(State())
         }
 
-        /// Makes the call ready to go once more, on a new connection, within the same deadline and answering the same
-        /// continuation: for an idempotent request whose reused connection failed before answering. `false` when it was
-        /// retried already, or is over.
-        func prepareRetry() -> Bool {
+        /// How many times a call the server never processed (a refused stream, or one above a GOAWAY's last stream id)
+        /// may go again. RFC 9113 §8.7 makes any such resend safe, whatever the method; more than one, because with many
+        /// streams in flight to a server that ends its connections every few hundred streams (nginx's
+        /// `keepalive_requests`), a call can meet a second GOAWAY on the connection it was sent again on (64 tasks against nginx
+        /// ending connections every 20 streams needed more than 4). Bounded, so a server that refuses every stream fails
+        /// the call rather than keeping it going round new connections until its deadline.
+        static let unprocessedResends = 10
+
+        /// Makes the call ready to go again, on a new connection, within the same deadline and answering the same
+        /// continuation. `false` when it is over, or has gone again as often as it may: once for an idempotent request
+        /// whose reused connection failed before answering, ``unprocessedResends`` times for one the server never
+        /// processed (`neverProcessed`).
+        func prepareRetry(neverProcessed: Bool = false) -> Bool {
             state.withLockedValue { state in
-                guard state.continuation != nil, !state.cancelled, !state.retried else { return false }
-                state.retried = true
+                let allowed = neverProcessed ? Self.unprocessedResends : 1
+                guard state.continuation != nil, !state.cancelled, state.resends < allowed else { return false }
+                state.resends += 1
                 state.stage = .created
                 return true
             }
         }
 
-        /// Whether this call is on its second attempt.
+        /// Whether this call went again after a failed attempt.
         var isRetry: Bool {
-            state.withLockedValue { $0.retried }
+            state.withLockedValue { $0.resends > 0 }
         }
 
         /// Keeps the continuation to answer; `false` when the call was cancelled before (it is then answered already).

@@ -57,7 +57,7 @@
             /// Which HTTP versions connections speak: HTTP/2 where a TLS server offers it by default.
             public var httpVersion: HTTPVersion
             /// Whether a call on an HTTP/2 stream the server never processed (refused, or above a GOAWAY's last stream
-            /// id) is sent once more; off only in the mutant that proves the GOAWAY case can fail.
+            /// id) is sent again; off only in the mutant that proves the GOAWAY case can fail.
             var resendsUnprocessedStreams = true
             /// A rule of HTTP/2 broken on purpose; set only by the mutants of the `http2/` conformance cases.
             var http2Fault: HTTP2Fault?
