@@ -67,7 +67,7 @@ struct Mutant: Sendable, CustomStringConvertible {
                         },
                         Mutant(
                             name: "presents the first domain's client certificate for every domain",
-                            killers: ["tls/client-certificate-own-domain-only"]
+                            killers: ["tls/client-certificate-own-domain-only", "tls/client-certificate-kept-to-its-origin"]
                         ) { PresentsFirstClientIdentity($0) },
                     ] : [])
         #else
@@ -271,7 +271,7 @@ enum MutantBase: String, CaseIterable, CustomStringConvertible, Sendable {
         allCases.filter { !(($0.make() as? any ServerTrustEnforcing)?.serverTrustSupport ?? []).contains(.clientIdentity) })
 
     private static let clientCertificateCases: Set<String> = [
-        "tls/client-certificate-presented", "tls/client-certificate-own-domain-only",
+        "tls/client-certificate-presented", "tls/client-certificate-own-domain-only", "tls/client-certificate-kept-to-its-origin",
     ]
 
     private static let enforcingNoTrust = Set(

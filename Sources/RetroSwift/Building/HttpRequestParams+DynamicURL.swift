@@ -47,10 +47,11 @@ extension HttpRequestParams {
     }
 
     /// Drops the credential headers that interceptors added to a call bound for another origin (see
-    /// ``DynamicURLState/toOtherOrigin(declaredCredentials:)``); the request's own are sent as declared, even when
-    /// an interceptor replaced them.
+    /// ``DynamicURLState/toOtherOrigin(declaredCredentials:)``), and the domain's client identity; the request's own
+    /// headers are sent as declared, even when an interceptor replaced them.
     mutating func dropAddedCredentials(_ credentials: RedirectPolicy) {
         guard case .toOtherOrigin(let declared) = dynamicURLState else { return }
+        clientIdentity = nil
         headers.removeAll { credentials.isCredential($0.name) && !declared.contains($0) }
         for header in declared where !headers.contains(header) { headers.append(header) }
     }

@@ -56,6 +56,63 @@
                     }
                 }
             },
+            TransportConformanceCase(
+                "tls/client-certificate-kept-to-its-origin",
+                "a redirect to another origin goes without the domain's ClientIdentity, a credential kept to its origin "
+                    + "as Authorization is, and one within the origin keeps it; or the call is refused before sending"
+            ) { context in
+                let authority = try TestCertificateAuthority(name: "RetroSwift conformance CA")
+                let issuer = try TestCertificateAuthority(name: "RetroSwift conformance client CA")
+                let clients = ConformanceClients(
+                    alice: try issuer.issueClientCertificate(named: "alice"), bob: try issuer.issueClientCertificate(named: "bob"))
+                let presentedElsewhere = Collected<String>()
+                let certificate = try authority.issue(for: .loopback)
+                // Another origin (another port) that asks for a certificate but answers without one.
+                let elsewhere = try await context.startServer(
+                    on: "127.0.0.1",
+                    tls: try certificate.serverTLS(acceptingClientCertificatesFrom: issuer) { presentedElsewhere.add($0) }
+                ) { _ in .json(#"{"id":2}"#) }
+                let tls = try certificate.serverTLS(requiringClientCertificatesFrom: issuer) { clients.presented.add($0) }
+                let server = try await context.startServer(on: "127.0.0.1", tls: tls) { request in
+                    switch request.target {
+                    case "/items/same?q=&plus=": ScriptedResponse(status: 302, headers: [("Location", "/item")])
+                    case "/data": ScriptedResponse(status: 302, headers: [("Location", "\(elsewhere.baseURL)/item")])
+                    default: .json(#"{"id":1}"#)
+                    }
+                }
+                let api = context.api(at: server)
+                api.serverTrust = try ServerTrust(certificateAuthorities: [authority.der])
+                api.clientIdentity = try clients.alice.identity()
+                do {
+                    try await context.run(
+                        { api, server in
+                            try await context.expectPresented(by: api, server) {
+                                // Within the origin: alice's certificate on both hops (a new connection for the second is
+                                // fine, one without it is refused by the server).
+                                _ = try await api.target(.init(name: "same"))
+                                // To another origin: the hop is answered, and presents nothing there.
+                                let other = try await api.data()
+                                try context.expect(
+                                    other.body == Data(#"{"id":2}"#.utf8),
+                                    "the hop to another origin answered \(String(decoding: other.body, as: UTF8.self))")
+                                let presented = clients.presented.all
+                                try context.expect(
+                                    !presented.isEmpty && presented.allSatisfy { $0 == clients.alice.pin }
+                                        && server.requests.count == 3,
+                                    "the origin's handshakes presented \(clients.names(of: presented)) and it read "
+                                        + "\(server.requests.count) requests, not alice's certificate alone and 3 requests")
+                                try context.expect(
+                                    presentedElsewhere.all.isEmpty && elsewhere.requests.count == 1,
+                                    "the other origin was presented \(clients.names(of: presentedElsewhere.all)) and read "
+                                        + "\(elsewhere.requests.count) requests, not no certificate and 1 request")
+                            }
+                        }, api, server)
+                } catch {
+                    await elsewhere.stop()
+                    throw error
+                }
+                await elsewhere.stop()
+            },
         ]
     }
 

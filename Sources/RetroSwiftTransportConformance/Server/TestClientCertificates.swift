@@ -61,11 +61,34 @@
             requiringClientCertificatesFrom clients: TestCertificateAuthority,
             onClientCertificate: @escaping @Sendable (_ pin: String) -> Void
         ) throws -> TestServer.TLSInstaller {
+            // Asks for a certificate and fails a handshake that brings none; the callback decides which are good.
+            try serverTLS(clients: clients, verification: .noHostnameVerification, onClientCertificate: onClientCertificate)
+        }
+
+        /// TLS for a ``TestServer`` that presents this certificate and asks for a client certificate without requiring
+        /// one: a handshake without one succeeds, one with a certificate `clients` did not issue fails.
+        ///
+        /// - Parameters:
+        ///   - clients: The authority a client certificate, when presented, must be issued by.
+        ///   - onClientCertificate: Called with the pin of each client certificate presented (the first of the chain),
+        ///     before it is checked; never for a handshake that presents none.
+        /// - Returns: The installer of SwiftNIO SSL's server handler.
+        /// - Throws: SwiftNIO SSL's error when the certificate or key cannot be loaded.
+        public func serverTLS(
+            acceptingClientCertificatesFrom clients: TestCertificateAuthority,
+            onClientCertificate: @escaping @Sendable (_ pin: String) -> Void
+        ) throws -> TestServer.TLSInstaller {
+            try serverTLS(clients: clients, verification: .optionalVerification, onClientCertificate: onClientCertificate)
+        }
+
+        private func serverTLS(
+            clients: TestCertificateAuthority, verification: CertificateVerification,
+            onClientCertificate: @escaping @Sendable (_ pin: String) -> Void
+        ) throws -> TestServer.TLSInstaller {
             var configuration = TLSConfiguration.makeServerConfiguration(
                 certificateChain: [.certificate(try NIOSSLCertificate(bytes: Array(der), format: .der))],
                 privateKey: .privateKey(try NIOSSLPrivateKey(bytes: Array(key.pemRepresentation.utf8), format: .pem)))
-            // Asks for a certificate and fails a handshake that brings none; the callback below decides which are good.
-            configuration.certificateVerification = .noHostnameVerification
+            configuration.certificateVerification = verification
             let context = try NIOSSLContext(configuration: configuration)
             let issuer = clients.certificate
             return { pipeline in

@@ -118,6 +118,8 @@ enum RedirectFollower {
             redirects += 1
             let target = try self.target(of: location, from: result, request: request, policy: policy, redirects: redirects)
             if Origin(target) == nil || Origin(target) != originalOrigin {
+                // A client certificate is a credential too: another origin learns nothing of who the client is.
+                request.clientIdentity = nil
                 request.headers.removeAll { policy.isCredential($0.name) }
                 request.withheldSharedHeaders.formUnion(RedirectPolicy.standardCredentialHeaders.union(policy.credentialHeaders))
             }

@@ -119,4 +119,54 @@ struct ClientIdentityTests {
         #expect(item.id == 1)
         #expect(transport.requests.map(\.url.absoluteString) == ["http://127.0.0.1:9/items"])
     }
+
+    /// A domain with a `@Url` endpoint, for the identity's way to another origin.
+    final class LinkApi: Domain, @unchecked Sendable {
+        struct Link {
+            @Url var url = ""
+        }
+
+        typealias Item = ServerTrustTests.Item
+
+        @Get(otherHosts: .allowing(["files.example.com"])) var follow: (Link) async throws -> Item
+        @Get(otherHosts: .allowing(["files.example.com"], sharingCredentials: true)) var followSharing: (Link) async throws -> Item
+    }
+
+    @Test("a redirect within the origin keeps the identity; one to another origin, and every hop after it, goes without")
+    func identityKeptToItsOrigin() async throws {
+        // Given: a hop within the origin, one to another port, and one back home
+        let answers = Protected<[HttpOperationResult]>([
+            .redirect(to: "/items"), .redirect(to: "https://api.example.com:8443/items"),
+            .redirect(to: "https://api.example.com/items"),
+        ])
+        let transport = RecordingTransport { _ in answers.mutate { $0.isEmpty ? .json(#"{"id":1}"#) : $0.removeFirst() } }
+        let api = Api(transport: transport)
+        api.baseURL = URL(string: "https://api.example.com")
+        let identity = try ClientIdentity(certificateChainPEM: Self.certificatePEM, privateKeyPEM: Self.keyPEM)
+        api.clientIdentity = identity
+
+        // When
+        _ = try await api.leave()
+
+        // Then: as Authorization is, withheld once the chain left the origin
+        #expect(transport.requests.map(\.clientIdentity) == [identity, identity, nil, nil])
+    }
+
+    @Test("a @Url call to another origin goes without the identity unless its endpoint shares credentials there")
+    func identityToOtherHosts() async throws {
+        // Given
+        let transport = RecordingTransport { _ in .json(#"{"id":1}"#) }
+        let api = LinkApi(transport: transport)
+        api.baseURL = URL(string: "https://api.example.com")
+        let identity = try ClientIdentity(certificateChainPEM: Self.certificatePEM, privateKeyPEM: Self.keyPEM)
+        api.clientIdentity = identity
+
+        // When
+        _ = try await api.follow(.init(url: "https://api.example.com/items"))
+        _ = try await api.follow(.init(url: "https://files.example.com/items"))
+        _ = try await api.followSharing(.init(url: "https://files.example.com/items"))
+
+        // Then
+        #expect(transport.requests.map(\.clientIdentity) == [identity, nil, identity])
+    }
 }
