@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Instructions per call of each side of sections 1 and 2, and per 64 KiB block of section 6's events parsed in
+# Instructions per call of each side of sections 1 and 2 (converters included), and per 64 KiB block of section 6's events parsed in
 # memory (as Server-Sent Events and as JSON Lines), counted by callgrind (deterministic, unlike time on a shared
 # machine): each mode runs at two iteration counts and the difference is divided by the extra calls, which cancels
 # start-up and warm-up. Needs valgrind (apt-get install valgrind).
@@ -33,6 +33,9 @@ hand=$(instructions hand)
 retro=$(instructions retroswift)
 bare=$(instructions bare-1k)
 retro1k=$(instructions retroswift-1k)
+converter1k=$(instructions converter-1k)
+plistHand=$(instructions plist-hand)
+plistRetro=$(instructions plist-retroswift)
 sseHand=$(instructions sse-hand 20 120)
 sseRetro=$(instructions sse-retroswift 20 120)
 linesHand=$(instructions jsonl-hand 20 120)
@@ -41,6 +44,8 @@ echo "| comparison | baseline instructions per call | RetroSwift instructions pe
 echo "| --- | --- | --- | --- |"
 awk -v h="$hand" -v r="$retro" 'BEGIN { printf "| request building (6 fields) | %d | %d | %.3f |\n", h, r, r / h }'
 awk -v b="$bare" -v r="$retro1k" 'BEGIN { printf "| response decoding 1 KB | %d | %d | %.3f |\n", b, r, r / b }'
+awk -v b="$bare" -v r="$converter1k" 'BEGIN { printf "| 1 KB through a JSONConverter the domain sets | %d | %d | %.3f |\n", b, r, r / b }'
+awk -v h="$plistHand" -v r="$plistRetro" 'BEGIN { printf "| the same catalog as a property list, PropertyListConverter | %d | %d | %.3f |\n", h, r, r / h }'
 awk -v h="$sseHand" -v r="$sseRetro" 'BEGIN { printf "| Server-Sent Events, a 64 KiB block (900 events) | %d | %d | %.3f |\n", h, r, r / h }'
 awk -v h="$linesHand" -v r="$linesRetro" 'BEGIN { printf "| JSON Lines, a 64 KiB block (the same events) | %d | %d | %.3f |\n", h, r, r / h }'
 

@@ -57,11 +57,21 @@ public struct Catalog: Codable, Sendable {
     public var items: [Item]
 
     public static func json(items count: Int) -> Data {
-        let catalog = Catalog(
+        try! JSONEncoder().encode(sample(items: count))
+    }
+
+    /// The same catalog as a binary property list (`PropertyListConverter`'s format).
+    public static func propertyList(items count: Int) -> Data {
+        let encoder = PropertyListEncoder()
+        encoder.outputFormat = .binary
+        return try! encoder.encode(sample(items: count))
+    }
+
+    private static func sample(items count: Int) -> Catalog {
+        Catalog(
             items: (0..<count).map {
                 Item(id: $0, name: "Item number \($0)", price: Double($0) * 1.25, available: $0 % 2 == 0, tags: ["a", "b\($0 % 7)"])
             })
-        return try! JSONEncoder().encode(catalog)
     }
 }
 

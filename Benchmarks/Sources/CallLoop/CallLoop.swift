@@ -4,7 +4,8 @@ import RetroSwift
 
 // Runs one side of a section 1 or 2 comparison in a plain loop, for profilers: `profile.sh` runs it under
 // callgrind at two iteration counts and divides the difference. Usage: call-loop <mode> <iterations>, where mode
-// is hand, retroswift, bare-1k, retroswift-1k, sse-hand, sse-retroswift, jsonl-hand, jsonl-retroswift or e2e-<client>-<get|post>
+// is hand, retroswift, bare-1k, retroswift-1k, converter-1k, plist-hand, plist-retroswift, sse-hand, sse-retroswift,
+// jsonl-hand, jsonl-retroswift or e2e-<client>-<get|post>
 // (client: raw-urlsession, urlsession, raw-ahc, ahc or nio; see endToEnd).
 //
 // A synchronous main that waits for a detached task: valgrind crashes on an `async` main on Linux, where the main
@@ -12,7 +13,7 @@ import RetroSwift
 
 let arguments = CommandLine.arguments
 guard arguments.count == 3, let iterations = Int(arguments[2]), let run = CallLoop.loop(named: arguments[1]) else {
-    let modes = "hand|retroswift|bare-1k|retroswift-1k|sse-hand|sse-retroswift|jsonl-hand|jsonl-retroswift|e2e-<client>-<get|post>"
+    let modes = "hand|retroswift|bare-1k|retroswift-1k|converter-1k|plist-hand|plist-retroswift|sse-hand|sse-retroswift|jsonl-hand|jsonl-retroswift|e2e-<client>-<get|post>"
     FileHandle.standardError.write(Data("usage: call-loop \(modes) <iterations>\n".utf8))
     exit(2)
 }
@@ -65,6 +66,30 @@ enum CallLoop {
                     response: HttpOperationResult(
                         statusCode: 200, headers: ["Content-Type": "application/json"], body: body
                     )))
+            return { count in
+                for _ in 0..<count { keep(try await api.catalog()) }
+            }
+        case "converter-1k":
+            // The same body through a JSONConverter the domain sets, with a decoder of its own: what a domain whose
+            // format is chosen costs beside bare-1k's decoder used by hand.
+            let api = BenchmarkApi(
+                transport: CannedTransport(
+                    response: HttpOperationResult(statusCode: 200, headers: ["Content-Type": "application/json"], body: body)))
+            api.converter = JSONConverter(decoder: JSONDecoder())
+            return { count in
+                for _ in 0..<count { keep(try await api.catalog()) }
+            }
+        case "plist-hand":
+            let plist = Catalog.propertyList(items: 12)
+            return { count in
+                for _ in 0..<count { keep(try PropertyListDecoder().decode(Catalog.self, from: plist)) }
+            }
+        case "plist-retroswift":
+            let api = BenchmarkApi(
+                transport: CannedTransport(
+                    response: HttpOperationResult(
+                        statusCode: 200, headers: ["Content-Type": "application/x-plist"], body: Catalog.propertyList(items: 12))))
+            api.converter = PropertyListConverter()
             return { count in
                 for _ in 0..<count { keep(try await api.catalog()) }
             }

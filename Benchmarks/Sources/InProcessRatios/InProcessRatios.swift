@@ -53,6 +53,27 @@ struct InProcessRatios: AsyncParsableCommand {
             }
             if items == 0 { ownShare = times.retroSwift - times.baseline }
         }
+        // Converters (issue 47): the 1 KB body through a converter the domain sets, against the same decoder by hand.
+        let body = Catalog.json(items: 12)
+        let converted = BenchmarkApi(
+            transport: CannedTransport(
+                response: HttpOperationResult(statusCode: 200, headers: ["Content-Type": "application/json"], body: body)))
+        converted.converter = JSONConverter(decoder: JSONDecoder())
+        try await compare("1 KB through a JSONConverter the domain sets", batch: batch, rounds: rounds) {
+            _ = try JSONDecoder().decode(Catalog.self, from: body)
+        } retroSwift: {
+            _ = try await converted.catalog()
+        }
+        let plist = Catalog.propertyList(items: 12)
+        let plistApi = BenchmarkApi(
+            transport: CannedTransport(
+                response: HttpOperationResult(statusCode: 200, headers: ["Content-Type": "application/x-plist"], body: plist)))
+        plistApi.converter = PropertyListConverter()
+        try await compare("\(plist.count) B property list through PropertyListConverter", batch: batch, rounds: rounds) {
+            _ = try PropertyListDecoder().decode(Catalog.self, from: plist)
+        } retroSwift: {
+            _ = try await plistApi.catalog()
+        }
         if let ownShare {
             print("\nRetroSwift's own share of a response (12 B row, RetroSwift minus baseline): \(Self.format(ownShare)) per call")
         }

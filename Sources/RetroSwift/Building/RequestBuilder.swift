@@ -310,9 +310,10 @@ struct RequestBuilder {
     /// Without a chosen converter (JSON by the domain's coders) no `Accept` is added, so requests stay as they were
     /// before converters.
     private func headersWithAccept() -> [HTTPHeader] {
-        guard let converter = plan.converter ?? settings.converter, !headers.contains(where: { HeaderName.matches($0.name, "Accept") })
+        guard let accept = plan.converter == nil ? settings.converterAccept : plan.converterAccept,
+            !headers.contains(where: { HeaderName.matches($0.name, "Accept") })
         else { return headers }
-        return headers + [HTTPHeader(name: "Accept", value: MediaRanges.acceptValue(for: converter.readableMediaTypes))]
+        return headers + [HTTPHeader(name: "Accept", value: accept)]
     }
 
     private func encodedPath() -> String {

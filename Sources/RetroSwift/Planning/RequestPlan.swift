@@ -60,6 +60,8 @@ final class RequestPlan: Sendable {
     let otherHosts: OtherHostPolicy
     /// The endpoint's own converter; `nil` uses the domain's.
     let converter: (any BodyConverter)?
+    /// The `Accept` value of ``converter``, made once.
+    let converterAccept: String?
 
     init(
         endpoint: EndpointIdentity, template: PathTemplate, requestType: ObjectIdentifier, fields: [Field], reader: Reader,
@@ -68,6 +70,7 @@ final class RequestPlan: Sendable {
         otherHosts: OtherHostPolicy = .refused, converter: (any BodyConverter)? = nil
     ) {
         self.converter = converter
+        self.converterAccept = converter.map { MediaRanges.acceptValue(for: $0.readableMediaTypes) }
         self.endpoint = endpoint
         self.template = template
         self.requestType = requestType

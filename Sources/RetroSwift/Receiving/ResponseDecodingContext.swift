@@ -47,14 +47,18 @@ public struct ResponseDecodingContext: Sendable {
         guard let decodable = T.self as? any Decodable.Type else {
             throw RequestError(.undecodableResponse, endpoint: endpoint, reason: "\(T.self) is not Decodable", response: response)
         }
-        guard let unlisted = unlistedMediaType(of: response) else { return try decodeJSON(decodable, as: T.self, from: response) }
-        // A media type the converter does not list: a format whose parse is strict tries the body anyway, since many
-        // servers label JSON `text/plain`, `text/html` or `application/octet-stream`; only when that fails is the
-        // answer called another format. The others refuse it before decoding.
-        guard converter?.decodesUnlistedMediaTypes ?? true else { throw unreadableMediaType(response, unlisted) }
+        // A format whose parse is strict (JSON, property lists) decodes whatever the label, since many servers label
+        // JSON `text/plain`, `text/html` or `application/octet-stream`; only a body that does not decode is then
+        // called another format, if its label says so. The media type is read only then: a call that decodes pays
+        // nothing for it. The other converters refuse an unlisted media type before decoding.
+        guard converter?.decodesUnlistedMediaTypes ?? true else {
+            if let unlisted = unlistedMediaType(of: response) { throw unreadableMediaType(response, unlisted) }
+            return try decodeJSON(decodable, as: T.self, from: response)
+        }
         do {
             return try decodeJSON(decodable, as: T.self, from: response)
         } catch let error as RequestError where error.kind == .undecodableResponse {
+            guard let unlisted = unlistedMediaType(of: response) else { throw error }
             throw unreadableMediaType(response, unlisted, decodingFailure: (T.self, error.underlyingError ?? error))
         }
     }

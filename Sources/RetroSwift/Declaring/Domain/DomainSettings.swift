@@ -11,7 +11,11 @@ struct DomainSettings: Sendable {
         var jsonEncoder: JSONEncoder
         var jsonDecoder: JSONDecoder
         /// `nil`: JSON through ``jsonEncoder`` and ``jsonDecoder``, sending no `Accept`, as before converters.
-        var converter: (any BodyConverter)?
+        var converter: (any BodyConverter)? {
+            didSet { converterAccept = converter.map { MediaRanges.acceptValue(for: $0.readableMediaTypes) } }
+        }
+        /// The `Accept` value of ``converter``, made when it is set rather than on every call.
+        var converterAccept: String?
         var multipartBoundary: @Sendable () -> String
         var timeout: TimeInterval?
         var interceptors: [any Interceptor] = []
