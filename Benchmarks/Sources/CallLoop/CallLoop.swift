@@ -13,7 +13,9 @@ import RetroSwift
 
 let arguments = CommandLine.arguments
 guard arguments.count == 3, let iterations = Int(arguments[2]), let run = CallLoop.loop(named: arguments[1]) else {
-    let modes = "hand|retroswift|bare-1k|retroswift-1k|converter-1k|plist-hand|plist-retroswift|sse-hand|sse-retroswift|jsonl-hand|jsonl-retroswift|e2e-<client>-<get|post>"
+    let modes =
+        "hand|retroswift|bare-1k|retroswift-1k|converter-1k|plist-hand|plist-retroswift|sse-hand|sse-retroswift|jsonl-hand"
+        + "|jsonl-retroswift|e2e-<client>-<get|post>"
     FileHandle.standardError.write(Data("usage: call-loop \(modes) <iterations>\n".utf8))
     exit(2)
 }
