@@ -134,4 +134,76 @@ struct ConverterEndToEndTests {
             #expect(bytes.header("Accept") == "*/*")
         }
     }
+
+    @Test(
+        "JSON labelled text/plain, application/octet-stream or not at all still decodes, on the default path and through a JSONConverter",
+        arguments: TransportKind.allCases)
+    func mislabelledJSON(kind: TransportKind) async throws {
+        let labels: [String: String?] = ["/plain": "text/plain; charset=utf-8", "/octets": "application/octet-stream", "/none": nil]
+        try await withServer(
+            kind,
+            respond: { request in
+                let label = labels[request.target] ?? "text/plain"
+                return ScriptedResponse(
+                    status: 200, headers: label.map { [("Content-Type", $0)] } ?? [], body: Data(#"{"name":"json"}"#.utf8))
+            }
+        ) { transport, server in
+            // Given: the domain's default JSON, then a JSONConverter set on the domain
+            let api = MislabelledApi(transport: transport)
+
+            // When
+            var users = [try await api.plain(), try await api.octets(), try await api.none()]
+            api.converter = JSONConverter()
+            users += [try await api.plain(), try await api.octets(), try await api.none()]
+
+            // Then: every answer decodes, and only the converter set on the domain sends its Accept (URLSession sends
+            // its own `*/*` when RetroSwift sends none)
+            #expect(users == Array(repeating: User(name: "json"), count: 6))
+            #expect(server.requests.prefix(3).allSatisfy { [nil, "*/*"].contains($0.header("Accept")) })
+            #expect(server.requests.suffix(3).allSatisfy { $0.header("Accept") == "application/json, text/json" })
+        }
+    }
+
+    @Test(
+        "A domain's converter decides Accept, and a new one set on the domain takes its place at once",
+        arguments: TransportKind.allCases)
+    func domainConverterAccept(kind: TransportKind) async throws {
+        try await withServer(
+            kind,
+            respond: { _ in ScriptedResponse(status: 200, headers: [("Content-Type", "text/plain")], body: Data(#"{"name":"json"}"#.utf8)) }
+        ) { transport, server in
+            // Given
+            let api = MislabelledApi(transport: transport)
+            api.converter = PropertyListConverter()
+
+            // When
+            let first = try await api.user()
+            api.converter = JSONConverter()
+            let second = try await api.user()
+
+            // Then: the JSON is no property list, and its label is not one, so the first converter calls it another
+            // format; the second reads it
+            #expect(first == nil)
+            #expect(second == User(name: "json"))
+            #expect(
+                server.requests.map { $0.header("Accept") } == ["application/x-plist, application/plist", "application/json, text/json"])
+        }
+    }
+
+    // @unchecked Sendable: the fixture adds only endpoint wrappers, set up in init and never reassigned.
+    private final class MislabelledApi: Domain, @unchecked Sendable {
+        @Get("/plain") var plain: () async throws -> User
+        @Get("/octets") var octets: () async throws -> User
+        @Get("/none") var none: () async throws -> User
+        @Get("/plain") var userOrRefused: () async throws -> User
+
+        /// The user, or `nil` when the domain's converter refused the answer's media type.
+        func user() async throws -> User? {
+            do {
+                return try await userOrRefused()
+            } catch let error as RequestError where error.kind == .unreadableMediaType {
+                return nil
+            }
+        }
+    }
 }
