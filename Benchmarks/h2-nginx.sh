@@ -5,6 +5,7 @@
 # authority and the server's certificate are made here with openssl, for this run only. Not run by CI.
 #
 #   Benchmarks/h2-nginx.sh [h2-ratios options, such as --levels 1,32,256 --rounds 5]
+#   Benchmarks/h2-nginx.sh --allocations --calls 2000   # allocations per call of each client instead
 set -euo pipefail
 cd "$(dirname "$0")"
 source ./nginx.sh

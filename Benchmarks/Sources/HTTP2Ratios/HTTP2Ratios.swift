@@ -2,6 +2,7 @@ import ArgumentParser
 import AsyncHTTPClient
 import BenchmarkSupport
 import Foundation
+import MallocInterposerSwift
 import NIOCore
 import NIOSSL
 import RetroSwift
@@ -49,6 +50,14 @@ struct HTTP2Ratios: AsyncParsableCommand {
     @Option(help: "How many calls --loop makes.")
     var calls = 1_000
 
+    @Flag(
+        help: """
+            Instead of measuring, count the allocations (malloc, calloc, realloc and the like, on every thread of the \
+            process) of --calls calls one after another with each client, after as many unmeasured ones, and print them \
+            per call.
+            """)
+    var allocations = false
+
     func run() async throws {
         guard let url = URL(string: baseURL) else { throw ValidationError("--base-url is not a URL") }
         let harness = try HTTP2Harness(baseURL: url, caFile: caFile)
@@ -62,6 +71,21 @@ struct HTTP2Ratios: AsyncParsableCommand {
             for _ in 0..<calls { try await harness.call(operation, with: client) }
             return
         }
+        if allocations {
+            print("operation,client,allocations_per_call,ratio_to_baseline")
+            for operation in operations.split(separator: ",").map(String.init) {
+                guard let operation = HTTP2Harness.Operation(rawValue: operation) else { throw ValidationError("no call \(operation)") }
+                var baseline = 0.0
+                for client in HTTP2Harness.Client.allCases {
+                    let perCall = try await allocationsPerCall(harness, client, operation)
+                    if client == HTTP2Harness.Client.allCases[0] { baseline = perCall }
+                    print(
+                        "\(operation.rawValue.uppercased()),\(client.rawValue),\(String(format: "%.1f", perCall)),\(String(format: "%.3f", perCall / baseline))"
+                    )
+                }
+            }
+            return
+        }
         print("operation,client,tasks,calls_per_second,p50_ms,p99_ms,ratio_to_baseline")
         for operation in operations.split(separator: ",").map(String.init) {
             guard let operation = HTTP2Harness.Operation(rawValue: operation) else { throw ValidationError("no call \(operation)") }
@@ -69,6 +93,19 @@ struct HTTP2Ratios: AsyncParsableCommand {
                 try await measure(harness, operation, tasks: level)
             }
         }
+    }
+
+    /// Allocations per call of `client`, counted over `calls` calls after as many that warm its connection, pool and
+    /// caches; every thread's are counted, the event loops' included, as they are the call's too.
+    private func allocationsPerCall(
+        _ harness: HTTP2Harness, _ client: HTTP2Harness.Client, _ operation: HTTP2Harness.Operation
+    ) async throws -> Double {
+        for _ in 0..<calls { try await harness.call(operation, with: client) }
+        MallocInterposerSwift.initialize()
+        MallocInterposerSwift.hook()
+        for _ in 0..<calls { try await harness.call(operation, with: client) }
+        MallocInterposerSwift.unhook()
+        return Double(MallocInterposerSwift.getStatistics().mallocCount) / Double(calls)
     }
 
     private func measure(_ harness: HTTP2Harness, _ operation: HTTP2Harness.Operation, tasks: Int) async throws {
