@@ -39,11 +39,12 @@
         }
 
         @Test(
-            "on AsyncHTTPClientTransport.clientConfiguration, an unknown authority, another host's certificate and a hop to such a server fail as untrusted, not at the timeout"
+            "on AsyncHTTPClientTransport.clientConfiguration, an unknown authority (the system's trust, or the domain's own of another), another host's certificate and a hop to such a server fail as untrusted, not at the timeout"
         )
         func refusedCertificateFailsAtOnce() async throws {
-            // Given: the article's client; an https server whose authority nobody trusts, one presenting a certificate
-            // for another host from an authority the domain trusts, and a plain server redirecting to the first. The
+            // Given: the article's client; an https server whose private authority nobody trusts (neither the system
+            // nor a domain trusting an unrelated authority of its own), one presenting a certificate for another host
+            // from an authority the domain trusts, and a plain server redirecting to the first. The
             // transport's timeout (20 s) would end a call waiting on a client that retries as `.timedOut`, so the code
             // alone shows the call did not wait for it.
             let client = HTTPClient(
@@ -62,6 +63,9 @@
             let otherHostApi = Api(transport: transport)
             otherHostApi.baseURL = otherHostServer.baseURL
             otherHostApi.serverTrust = try ServerTrust(certificateAuthorities: [trusted.der])
+            let unrelatedApi = Api(transport: transport)
+            unrelatedApi.baseURL = unknownServer.baseURL
+            unrelatedApi.serverTrust = try ServerTrust(certificateAuthorities: [trusted.der])
             let hopApi = Api(transport: transport)
             hopApi.baseURL = hopServer.baseURL
 
@@ -69,6 +73,7 @@
             let inMemory = await Result { try await unknownApi.item(ItemRequest(id: "1")) }
             let toFile = await Result { try await unknownApi.download() }
             let streamed = await Result { try await unknownApi.bytes() }
+            let unrelated = await Result { try await unrelatedApi.item(ItemRequest(id: "1")) }
             let otherHost = await Result { try await otherHostApi.item(ItemRequest(id: "1")) }
             let hop = await Result { try await hopApi.item(ItemRequest(id: "1")) }
             await unknownServer.stop()
@@ -79,7 +84,8 @@
             // Then
             for (call, outcome) in [
                 ("in memory", inMemory.map { _ in () }), ("to a file", toFile.map { _ in () }), ("streamed", streamed.map { _ in () }),
-                ("another host", otherHost.map { _ in () }), ("after a hop", hop.map { _ in () }),
+                ("trusting an unrelated authority", unrelated.map { _ in () }), ("another host", otherHost.map { _ in () }),
+                ("after a hop", hop.map { _ in () }),
             ] {
                 guard case .failure(let error) = outcome else {
                     Issue.record("the call \(call) succeeded")
