@@ -171,6 +171,23 @@
         private static func tlsConfiguration(trusting authorities: [Data], presenting identity: ClientIdentity?) throws
             -> TLSConfiguration
         {
+            // Most apps have one such domain: its configuration is found by comparing bytes with the last one made,
+            // which costs less than hashing them for the caches below (a certificate is a kilobyte or so).
+            if let last = lastConfiguration.withLock({ $0 }), last.authorities == authorities, last.identity == identity {
+                return last.configuration
+            }
+            let configuration = try makeTLSConfiguration(trusting: authorities, presenting: identity)
+            lastConfiguration.withLock { $0 = (authorities, identity, configuration) }
+            return configuration
+        }
+
+        /// The last configuration ``tlsConfiguration(trusting:presenting:)`` made, with what it was made for.
+        private static let lastConfiguration = Locked<(authorities: [Data], identity: ClientIdentity?, configuration: TLSConfiguration)?>(
+            nil)
+
+        private static func makeTLSConfiguration(trusting authorities: [Data], presenting identity: ClientIdentity?) throws
+            -> TLSConfiguration
+        {
             var configuration = TLSConfiguration.makeClientConfiguration()
             if !authorities.isEmpty {
                 let certificates = try trustRoots.withLock { roots in
