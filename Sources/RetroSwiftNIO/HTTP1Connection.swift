@@ -53,7 +53,7 @@
                 .channelInitializer { channel in
                     do {
                         let pipeline = channel.pipeline.syncOperations
-                        try ProxyRoute.addHandshake(to: pipeline, for: key, timeout: pool.settings.connectTimeout)
+                        try ProxyRoute.addHandshake(to: pipeline, for: key, timeout: pool.settings.connectTimeout, tls: pool.tls)
                         if key.isTLS { try pipeline.addHandler(try pool.tls.makeHandler(for: key, verdict: verdict)) }
                         try addHandlers(to: pipeline, origin: origin, pool: pool, verdict: verdict, report: report)
                         return channel.eventLoop.makeSucceededVoidFuture()

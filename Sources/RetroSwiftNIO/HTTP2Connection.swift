@@ -87,7 +87,7 @@
                 .channelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {
                         let pipeline = channel.pipeline.syncOperations
-                        try ProxyRoute.addHandshake(to: pipeline, for: key, timeout: pool.settings.connectTimeout)
+                        try ProxyRoute.addHandshake(to: pipeline, for: key, timeout: pool.settings.connectTimeout, tls: pool.tls)
                         if key.isTLS {
                             try pipeline.addHandler(try pool.tls.makeHandler(for: key, verdict: verdict, offeringHTTP2: true))
                         }

@@ -17,7 +17,7 @@
     final class TLSConnector: Sendable {
         /// One context for every connection: the verification is ours, so no connection needs roots of its own, and
         /// making a context (which loads the system's roots) is costly.
-        private static let sharedContext: Result<NIOSSLContext, any Error> = Result {
+        static let sharedContext: Result<NIOSSLContext, any Error> = Result {
             var configuration = TLSConfiguration.makeClientConfiguration()
             configuration.applicationProtocols = ["http/1.1"]
             return try NIOSSLContext(configuration: configuration)
@@ -108,7 +108,7 @@
         }
 
         /// The roots a chain must lead to: the domain's authorities, or the system's; `nil` where the platform verifies.
-        private func roots(for trust: ServerTrust?) throws -> CertificateStore? {
+        func roots(for trust: ServerTrust?) throws -> CertificateStore? {
             guard let trust, !trust.certificateAuthorities.isEmpty else {
                 #if os(Linux)
                     return CertificateStore.systemTrustRoots
@@ -126,7 +126,7 @@
 
         /// Verifies the chain a server presented: a path to `roots` valid now for `host` (RFC 5280 and the server's
         /// identity), holding one of `trust`'s pins when it has any. Returns the verified chain, leaf first.
-        private static func verify(
+        static func verify(
             _ presented: [NIOSSLCertificate], host: String, isIPAddress: Bool, roots: CertificateStore, trust: ServerTrust?
         ) async -> NIOSSLVerificationResultWithMetadata {
             do {

@@ -1,6 +1,7 @@
 #if NIO
     /// A call `NIOTransport` could not make because of its proxy, never its origin: the proxy was unreachable, asked for
-    /// credentials (`407`), refused to open the tunnel, or answered with something that is not a proxy's answer. It
+    /// credentials (`407`), refused to open the tunnel, presented a certificate not trusted (an `https://` proxy), or
+    /// answered with something that is not a proxy's answer. It
     /// reaches the caller as the `underlyingError` of a `TransportError`, and names the proxy with its password redacted.
     public struct NIOProxyError: Error, Sendable, CustomStringConvertible {
         /// What went wrong at the proxy.
@@ -13,6 +14,9 @@
             /// The proxy refused to reach the origin: an HTTP status other than 2xx or 407 to `CONNECT`, or a SOCKS5
             /// reply other than success; ``NIOProxyError/status`` holds it.
             case tunnelRefused
+            /// An `https://` proxy's own certificate did not verify against ``NIOTransport/Proxy/trust`` for the proxy's
+            /// host name, or verified without a pinned key. The origin was never reached, and its certificate never seen.
+            case untrustedCertificate
             /// The proxy answered with bytes that are not its protocol's.
             case malformedAnswer
             /// The proxy URL or configuration cannot be used.

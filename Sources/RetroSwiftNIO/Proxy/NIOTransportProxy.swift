@@ -1,17 +1,32 @@
 #if NIO
     import Foundation
+    import RetroSwift
 
     extension NIOTransport {
         /// A proxy that `NIOTransport` connects through: an HTTP proxy (a `CONNECT` tunnel, or a forward proxy for `http`
-        /// origins) or a SOCKS5 proxy, with the credentials it asks for.
+        /// origins), reached over plain TCP or over TLS, or a SOCKS5 proxy, with the credentials it asks for.
         ///
         /// Its ``description`` never shows the password: `http://alice:<redacted>@proxy.internal:3128`.
+        ///
+        /// A proxy reached over TLS whose certificate comes from a company's own authority is trusted through ``trust``:
+        ///
+        /// ```
+        /// var proxy = try NIOTransport.Proxy(url: "https://proxy.corp.example:8443")
+        /// proxy.trust = try ServerTrust(certificateAuthoritiesPEM: String(contentsOfFile: "/etc/corp/ca.pem", encoding: .utf8))
+        /// let transport = NIOTransport(.init(proxies: .all(proxy)))
+        /// ```
         public struct Proxy: Sendable, Hashable, CustomStringConvertible {
             /// How the transport talks to the proxy.
             public enum Kind: Sendable, Hashable {
                 /// An HTTP proxy over plain TCP: `https` origins through a `CONNECT` tunnel, `http` origins by a
                 /// request in absolute form (a forward proxy) unless ``Proxy/tunnelsPlainHTTP`` asks for a tunnel too.
                 case http
+                /// An HTTP proxy reached over TLS (curl's `https://` proxy): the connection to the proxy is TLS, its
+                /// certificate verified against ``Proxy/trust`` for the proxy's host, and everything ``http`` sends goes
+                /// inside it, so the credentials and the `CONNECT` line are never in clear. An `https` origin's own TLS
+                /// runs inside that session, verified against the origin's chain as without a proxy. The domain's client
+                /// certificate is presented to the origin only, never to the proxy.
+                case https
                 /// A SOCKS5 proxy (RFC 1928), with username and password authentication (RFC 1929) when credentials are
                 /// given. The origin's host name is sent to the proxy, which resolves it (what curl calls `socks5h`).
                 case socks5
@@ -30,6 +45,11 @@
             /// Whether `http` origins go through a `CONNECT` tunnel too, rather than a forward request; `false` by default.
             /// Ignored by SOCKS5 proxies, which always tunnel.
             public var tunnelsPlainHTTP: Bool
+            /// What the proxy's own certificate is checked against when ``kind`` is ``Kind/https``: the system's
+            /// authorities by default, or a private authority's (a company proxy's internal CA), and pins if any; always
+            /// for the proxy's host name. Ignored by the other kinds. Origins are checked against the domain's
+            /// `ServerTrust`, never this one.
+            public var trust: ServerTrust
 
             /// Creates a proxy.
             ///
@@ -40,9 +60,11 @@
             ///   - username: The user name it asks for, if any.
             ///   - password: The password it asks for, if any.
             ///   - tunnelsPlainHTTP: Whether `http` origins go through a `CONNECT` tunnel rather than a forward request.
+            ///   - trust: What an ``Kind/https`` proxy's own certificate is checked against; the system's authorities by
+            ///     default.
             public init(
                 _ kind: Kind, host: String, port: Int, username: String? = nil, password: String? = nil,
-                tunnelsPlainHTTP: Bool = false
+                tunnelsPlainHTTP: Bool = false, trust: ServerTrust = .system
             ) {
                 self.kind = kind
                 self.host = host
@@ -50,28 +72,33 @@
                 self.username = username
                 self.password = password
                 self.tunnelsPlainHTTP = tunnelsPlainHTTP
+                self.trust = trust
             }
 
-            /// Reads a proxy URL as curl does: `http://[user:password@]host[:port]`, `socks5://…` or `socks5h://…`
-            /// (both resolve the origin's name at the proxy), or a bare `host:port`, which is an HTTP proxy. The port is
-            /// 1080 when not written, as curl's; user name and password are percent-decoded.
+            /// Reads a proxy URL as curl does: `http://[user:password@]host[:port]`, `https://…` (an HTTP proxy reached
+            /// over TLS, ``Kind/https``), `socks5://…` or `socks5h://…` (both resolve the origin's name at the proxy), or
+            /// a bare `host:port`, which is an HTTP proxy. The port is 443 for `https://` and 1080 otherwise when not
+            /// written, as curl's; user name and password are percent-decoded.
             ///
-            /// - Parameter url: The proxy's URL, as `HTTPS_PROXY` or a configuration file holds it.
+            /// - Parameters:
+            ///   - url: The proxy's URL, as `HTTPS_PROXY` or a configuration file holds it.
+            ///   - trust: What an `https://` proxy's own certificate is checked against; the system's authorities by
+            ///     default.
             /// - Throws: ``NIOProxyError`` of kind ``NIOProxyError/Kind/unsupported`` for a scheme other than `http`,
-            ///   `socks5` or `socks5h` (an `https://` proxy, TLS to the proxy itself, is not supported yet), or a URL with
-            ///   no host or a port that is not a number from 1 to 65535.
-            public init(url: String) throws {
+            ///   `https`, `socks5` or `socks5h`, or a URL with no host or a port that is not a number from 1 to 65535.
+            public init(url: String, trust: ServerTrust = .system) throws {
                 var rest = url.trimmingCharacters(in: .whitespaces)
                 var kind = Kind.http
                 if let schemeEnd = rest.range(of: "://") {
                     let scheme = rest[..<schemeEnd.lowerBound].lowercased()
                     switch scheme {
                     case "http": kind = .http
+                    case "https": kind = .https
                     case "socks5", "socks5h": kind = .socks5
                     default:
                         throw NIOProxyError(
                             .unsupported, proxy: Self.redacted(url),
-                            reason: "a \(scheme):// proxy is not supported (http://, socks5:// and socks5h:// are)")
+                            reason: "a \(scheme):// proxy is not supported (http://, https://, socks5:// and socks5h:// are)")
                     }
                     rest = String(rest[schemeEnd.upperBound...])
                 }
@@ -90,15 +117,20 @@
                     }
                     rest = String(rest[rest.index(after: at)...])
                 }
-                guard let (host, port) = ProxyAuthority.split(rest, defaultPort: 1080) else {
+                guard let (host, port) = ProxyAuthority.split(rest, defaultPort: kind == .https ? 443 : 1080) else {
                     throw NIOProxyError(.unsupported, proxy: Self.redacted(url), reason: "the proxy URL has no valid host and port")
                 }
-                self.init(kind, host: host, port: port, username: username, password: password)
+                self.init(kind, host: host, port: port, username: username, password: password, trust: trust)
             }
 
             /// `http://alice:<redacted>@proxy.internal:3128`: the password is never shown.
             public var description: String {
-                let scheme = kind == .http ? "http" : "socks5"
+                let scheme =
+                    switch kind {
+                    case .http: "http"
+                    case .https: "https"
+                    case .socks5: "socks5"
+                    }
                 let shownHost = host.contains(":") ? "[\(host)]" : host
                 guard let username else { return "\(scheme)://\(shownHost):\(port)" }
                 return "\(scheme)://\(username)\(password == nil ? "" : ":<redacted>")@\(shownHost):\(port)"
@@ -168,12 +200,15 @@
             /// when both are set. An empty variable counts as unset. `HTTP_PROXY` in upper case is ignored when
             /// `REQUEST_METHOD` is set, as in a CGI program, where a request's `Proxy:` header would set it (httpoxy).
             ///
-            /// - Parameter environment: The variables to read; the process's by default.
+            /// - Parameters:
+            ///   - environment: The variables to read; the process's by default.
+            ///   - proxyTrust: What the certificate of an `https://` proxy the variables name is checked against (what
+            ///     curl's `--proxy-cacert` sets); the system's authorities by default.
             /// - Returns: The settings they describe.
             /// - Throws: ``NIOProxyError`` of kind ``NIOProxyError/Kind/unsupported`` when a variable holds a proxy URL
             ///   that cannot be read, so a typo never silently sends traffic direct.
             public static func fromEnvironment(
-                _ environment: [String: String] = ProcessInfo.processInfo.environment
+                _ environment: [String: String] = ProcessInfo.processInfo.environment, proxyTrust: ServerTrust = .system
             ) throws -> ProxySettings {
                 func value(_ name: String, upperCaseAllowed: Bool = true) -> String? {
                     if let lower = environment[name.lowercased()], !lower.isEmpty { return lower }
@@ -185,7 +220,8 @@
                 let http = value("http_proxy", upperCaseAllowed: !isCGI) ?? all
                 let https = value("https_proxy") ?? all
                 return ProxySettings(
-                    httpProxy: try http.map { try Proxy(url: $0) }, httpsProxy: try https.map { try Proxy(url: $0) },
+                    httpProxy: try http.map { try Proxy(url: $0, trust: proxyTrust) },
+                    httpsProxy: try https.map { try Proxy(url: $0, trust: proxyTrust) },
                     noProxy: NoProxy(value("no_proxy") ?? ""))
             }
 

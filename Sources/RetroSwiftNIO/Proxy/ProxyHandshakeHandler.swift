@@ -54,7 +54,7 @@
             }
             var buffer = context.channel.allocator.buffer(capacity: 256)
             switch proxy.kind {
-            case .http:
+            case .http, .https:
                 let authority = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
                 var head = "CONNECT \(authority) HTTP/1.1\r\nHost: \(authority)\r\n"
                 if let authorization = proxy.basicAuthorization { head += "Proxy-Authorization: \(authorization)\r\n" }
@@ -102,6 +102,8 @@
                 context.fireErrorCaught(error)
                 return
             }
+            // The proxy's TLS session (ProxyTLSBoundaryHandler) already said what failed.
+            if let proxyError = error as? NIOProxyError { return fail(context: context, proxyError) }
             fail(context: context, .unreachable, reason: "failed before the tunnel was open", underlying: error)
         }
 
@@ -257,11 +259,16 @@
             context: ChannelHandlerContext, _ kind: NIOProxyError.Kind, status: Int? = nil, reason: String,
             underlying: (any Error)? = nil
         ) {
+            fail(
+                context: context,
+                NIOProxyError(kind, proxy: proxy.description, status: status, reason: reason, underlyingError: underlying))
+        }
+
+        private func fail(context: ChannelHandlerContext, _ error: NIOProxyError) {
             if case .done = stage { return }
             timer?.cancel()
             stage = .done
             received = nil
-            let error = NIOProxyError(kind, proxy: proxy.description, status: status, reason: reason, underlyingError: underlying)
             context.fireErrorCaught(error)
             context.close(promise: nil)
         }

@@ -12,12 +12,21 @@
             key.isTLS || proxy.kind == .socks5 || proxy.tunnelsPlainHTTP
         }
 
-        /// Puts the proxy's handshake first in a new connection's pipeline when the connection to `key` is a tunnel: it
-        /// holds back `channelActive` until the tunnel is open, so TLS and HTTP (1.1 or 2) behind it start on the origin.
+        /// Puts what the connection to `key`'s proxy needs first in a new connection's pipeline: TLS to the proxy itself
+        /// when it is an `https://` proxy (everything after runs inside that session, a forwarded request or the tunnel,
+        /// and an `https` origin's own TLS inside the tunnel), then the proxy's handshake when the connection is a
+        /// tunnel: it holds back `channelActive` until the tunnel is open, so TLS and HTTP (1.1 or 2) behind it start on
+        /// the origin.
         static func addHandshake(
-            to pipeline: ChannelPipeline.SynchronousOperations, for key: OriginKey, timeout: TimeAmount
+            to pipeline: ChannelPipeline.SynchronousOperations, for key: OriginKey, timeout: TimeAmount, tls: TLSConnector
         ) throws {
-            guard let proxy = key.proxy, tunnels(key, through: proxy) else { return }
+            guard let proxy = key.proxy else { return }
+            if proxy.kind == .https {
+                let verdict = TrustVerdict()
+                try pipeline.addHandler(try tls.makeProxyHandler(for: proxy, verdict: verdict))
+                try pipeline.addHandler(ProxyTLSBoundaryHandler(proxy: proxy, verdict: verdict))
+            }
+            guard tunnels(key, through: proxy) else { return }
             try pipeline.addHandler(ProxyHandshakeHandler(proxy: proxy, host: key.host, port: key.port, timeout: timeout))
         }
 
@@ -55,10 +64,10 @@
             }
         }
 
-        /// `proxy` when the request to `target` is forwarded to it (an `http` origin, through an HTTP proxy that is not
-        /// asked to tunnel), else `nil`.
+        /// `proxy` when the request to `target` is forwarded to it (an `http` origin, through an HTTP proxy, over TLS or
+        /// not, that is not asked to tunnel), else `nil`.
         static func forwards(_ target: RequestTarget, through proxy: NIOTransport.Proxy) -> NIOTransport.Proxy? {
-            !target.isTLS && proxy.kind == .http && !proxy.tunnelsPlainHTTP ? proxy : nil
+            !target.isTLS && proxy.kind != .socks5 && !proxy.tunnelsPlainHTTP ? proxy : nil
         }
 
         /// Refuses a forward proxy's `407`: the proxy asks for credentials, and the origin never saw the request.

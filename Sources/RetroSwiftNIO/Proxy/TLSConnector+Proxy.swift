@@ -1,5 +1,7 @@
 #if NIO
+    import NIOCore
     import NIOSSL
+    import RetroSwift
 
     extension TLSConnector {
         /// The context of a connection through a proxy to an origin named by its IP address: SwiftNIO SSL would check
@@ -18,6 +20,37 @@
             configuration.applicationProtocols = ["h2", "http/1.1"]
             configuration.certificateVerification = .noHostnameVerification
             return try NIOSSLContext(configuration: configuration)
+        }
+
+        /// The TLS handler of a connection to an `https://` proxy itself, the outer of the two sessions when the origin
+        /// is `https` too: the proxy's chain is verified against `proxy.trust` for the proxy's own host (the socket's
+        /// peer, so SwiftNIO SSL's own host check holds too), and a refusal is recorded in `verdict`. It offers
+        /// `http/1.1` only, the protocol spoken to the proxy, and presents no client certificate: a domain's identity
+        /// is the origin's business, never the proxy's.
+        ///
+        /// - Throws: ``NIOProxyError`` of kind ``NIOProxyError/Kind/unsupported`` where the platform verifies the system's
+        ///   roots and pins cannot be checked, rather than connect with less than the trust asks for.
+        func makeProxyHandler(for proxy: NIOTransport.Proxy, verdict: TrustVerdict) throws -> NIOSSLClientHandler {
+            let context = try Self.sharedContext.get()
+            let host = proxy.host
+            let isIPAddress = (try? SocketAddress(ipAddress: host, port: 0)) != nil
+            let serverName = isIPAddress ? nil : host
+            let trust = proxy.trust
+            guard let roots = try roots(for: trust) else {
+                guard trust.pinnedPublicKeys.isEmpty else {
+                    throw NIOProxyError(
+                        .unsupported, proxy: proxy.description,
+                        reason: "has pins in its trust, which this platform cannot check against the system's authorities")
+                }
+                return try NIOSSLClientHandler(context: context, serverHostname: serverName)
+            }
+            return try NIOSSLClientHandler(context: context, serverHostname: serverName) { presented, promise in
+                promise.completeWithTask {
+                    let verified = await Self.verify(presented, host: host, isIPAddress: isIPAddress, roots: roots, trust: trust)
+                    if case .failed = verified { verdict.refuse() }
+                    return verified
+                }
+            }
         }
     }
 #endif

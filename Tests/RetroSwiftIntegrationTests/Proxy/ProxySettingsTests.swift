@@ -1,5 +1,6 @@
 #if NIO
     import Foundation
+    import RetroSwift
     import Testing
 
     @testable import RetroSwiftNIO
@@ -69,14 +70,54 @@
         @Test("a proxy URL that cannot be used is refused, its password redacted in the error")
         func unusableProxyURL() {
             // When
-            let https = #expect(throws: NIOProxyError.self) { try Proxy(url: "https://bob:hunter2@proxy:443") }
+            let socks4 = #expect(throws: NIOProxyError.self) { try Proxy(url: "socks4://bob:hunter2@proxy:1080") }
             let badPort = #expect(throws: NIOProxyError.self) { try Proxy(url: "http://proxy:99999") }
 
             // Then
-            #expect(https?.kind == .unsupported)
-            #expect(https?.description.contains("hunter2") == false)
-            #expect(https?.description.contains("https://bob:<redacted>@proxy:443") == true)
+            #expect(socks4?.kind == .unsupported)
+            #expect(socks4?.description.contains("hunter2") == false)
+            #expect(socks4?.description.contains("socks4://bob:<redacted>@proxy:1080") == true)
             #expect(badPort?.kind == .unsupported)
+        }
+
+        @Test("an https:// proxy URL is an HTTP proxy over TLS, on port 443 unless written, with the trust given, its password never shown")
+        func httpsProxyURL() throws {
+            // Given
+            let company = try Self.companyTrust()
+
+            // When
+            let written = try Proxy(url: "HTTPS://bob:hunter2@Proxy.Corp.Example:8443/")
+            let defaultPort = try Proxy(url: "https://proxy.corp.example", trust: company)
+
+            // Then
+            #expect(written == Proxy(.https, host: "proxy.corp.example", port: 8443, username: "bob", password: "hunter2"))
+            #expect(written.trust == .system)
+            #expect(written.description == "https://bob:<redacted>@proxy.corp.example:8443")
+            #expect(defaultPort == Proxy(.https, host: "proxy.corp.example", port: 443, trust: company))
+        }
+
+        @Test("an https:// proxy from the environment takes the trust given for proxies; the trust tells proxies apart (pool keys)")
+        func httpsProxyFromEnvironment() throws {
+            // Given
+            let company = try Self.companyTrust()
+            let environment = ["https_proxy": "https://proxy.corp.example:8443", "http_proxy": "http://plain:3128"]
+
+            // When
+            let settings = try ProxySettings.fromEnvironment(environment, proxyTrust: company)
+            let systemTrusted = try ProxySettings.fromEnvironment(environment)
+
+            // Then
+            #expect(settings.httpsProxy == Proxy(.https, host: "proxy.corp.example", port: 8443, trust: company))
+            #expect(settings.httpProxy?.kind == .http)
+            #expect(systemTrusted.httpsProxy?.trust == .system)
+            // The pool's key holds the proxy: connections verified against another trust are never shared.
+            #expect(settings.httpsProxy != systemTrusted.httpsProxy)
+            #expect(Set([settings.httpsProxy, systemTrusted.httpsProxy]).count == 2)
+        }
+
+        /// A trust other than the system's: a pin (any 32 bytes) is all it takes.
+        static func companyTrust() throws -> ServerTrust {
+            try ServerTrust(pinnedPublicKeys: [Data(repeating: 7, count: 32).base64EncodedString()])
         }
 
         @Test("the environment: lower case first, ALL_PROXY as the fallback, empty as unset, NO_PROXY applied")
