@@ -108,6 +108,31 @@
                     """)
         }
 
+        // @unchecked Sendable: as above.
+        private final class Plain: Domain, @unchecked Sendable {
+            @Post("/plain") var send: (PlainBody) async throws -> Empty
+        }
+
+        @Test("A domain's protobuf converter meets a body that is not a message on the call, as unencodableBody naming it")
+        func domainConverterMistake() async throws {
+            // Given a domain whose endpoints are checked before its converter is set
+            let transport = RecordingTransport()
+            let api = Plain(transport: transport)
+            try api.validateEndpoints()
+            api.converter = ProtobufConverter()
+
+            // When
+            let error = await #expect(throws: RequestError.self) { _ = try await api.send(PlainBody()) }
+
+            // Then nothing was sent, and the error says why
+            #expect(error?.kind == .unencodableBody)
+            #expect(error?.field == "value")
+            #expect(
+                error?.underlyingError.map { "\($0)" }
+                    == "ProtobufConverter encodes and decodes SwiftProtobuf.Message types only; NotAMessage is not one")
+            #expect(transport.requests.isEmpty)
+        }
+
         @Test("Through an endpoint: the body goes out in the converter's format with its Content-Type and Accept")
         func negotiation() async throws {
             // Given

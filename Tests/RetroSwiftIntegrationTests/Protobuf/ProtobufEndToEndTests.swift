@@ -27,6 +27,8 @@
         // @unchecked Sendable: the fixture adds only endpoint wrappers, set up in init and never reassigned.
         private final class Api: Domain, @unchecked Sendable {
             @Post("/items", converter: ProtobufConverter()) var create: (ItemBody) async throws -> Retroswift_Test_Receipt
+            @Post("/items", converter: ProtobufConverter())
+            var createResponse: (ItemBody) async throws -> HTTPResponse<Retroswift_Test_Receipt>
             @Post("/items", converter: ProtobufJSONConverter()) var createJSON: (ItemBody) async throws -> Retroswift_Test_Receipt
             @Get("/items/{name}", converter: ProtobufConverter()) var item: (NameRequest) async throws -> Retroswift_Test_Item
             @Get("/items/{name}", converter: ProtobufJSONConverter()) var itemJSON: (NameRequest) async throws -> Retroswift_Test_Item
@@ -60,6 +62,7 @@
             let receipt = try await api.create(ItemBody())
             let modern = try await api.create(ItemBody(answer: "protobuf"))
             let fetched = try await api.item(NameRequest(name: "ü 1"))
+            let response = try await api.createResponse(ItemBody())
 
             // Then the server read every field, and saw the converter's media types
             #expect(receipt.item == .sample)
@@ -68,6 +71,9 @@
             #expect(receipt.tagCount == 2)
             // and an answer labelled application/protobuf reads the same
             #expect(modern == receipt)
+            // and so does HTTPResponse's body, beside the status and headers
+            #expect(response.body == receipt)
+            #expect(response.statusCode == 200 && response.headers["Content-Type"] == "application/x-protobuf")
             #expect(fetched.name == "ü 1" && fetched.big == -(1 << 40) && fetched.primary.weight == 7)
             #expect(fetched.labels == ["a", "b"] && fetched.kind == .record && fetched.blob == Data([0x00, 0xFF]))
         }
