@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "RetroSwiftLogging", targets: ["RetroSwiftLogging"]),
         .library(name: "RetroSwiftTracing", targets: ["RetroSwiftTracing"]),
         .library(name: "RetroSwiftMetrics", targets: ["RetroSwiftMetrics"]),
+        .library(name: "RetroSwiftProtobuf", targets: ["RetroSwiftProtobuf"]),
         // For transport authors, behind the trait `TransportConformance`: its scripted server needs SwiftNIO.
         .library(name: "RetroSwiftTransportConformance", targets: ["RetroSwiftTransportConformance"]),
     ],
@@ -45,6 +46,11 @@ let package = Package(
                 "Builds RetroSwiftMetrics' MetricsInterceptor on apple/swift-metrics; off by default so other users never fetch it."
         ),
         .trait(
+            name: "Protobuf",
+            description:
+                "Builds RetroSwiftProtobuf's Protocol Buffers converters on apple/swift-protobuf; off by default so other users never fetch it."
+        ),
+        .trait(
             name: "TransportConformance",
             description:
                 "Builds RetroSwiftTransportConformance, the transport conformance suite, with its scripted server on SwiftNIO; off by default so other users never fetch it."
@@ -70,6 +76,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.2.0"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.5.0"),
+        .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
         // Test-only: property-based tests of every field kind (Tests/RetroSwiftTests/Building/FieldPropertyTests.swift).
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
@@ -126,6 +133,13 @@ let package = Package(
         .target(
             name: "RetroSwiftMetrics",
             dependencies: ["RetroSwift", .product(name: "Metrics", package: "swift-metrics", condition: .when(traits: ["Metrics"]))],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "RetroSwiftProtobuf",
+            dependencies: [
+                "RetroSwift", .product(name: "SwiftProtobuf", package: "swift-protobuf", condition: .when(traits: ["Protobuf"])),
+            ],
             swiftSettings: strict
         ),
         // The transport conformance suite: every case a transport must pass, run through RetroSwift against its
@@ -191,6 +205,9 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio", condition: .when(traits: ["NIO"])),
                 .target(name: "RetroSwiftMetrics", condition: .when(traits: ["Metrics"])),
                 .product(name: "MetricsTestKit", package: "swift-metrics", condition: .when(traits: ["Metrics"])),
+                // The Protocol Buffers converters' tests (Protobuf/), against a Python server of PyPI's protobuf.
+                .target(name: "RetroSwiftProtobuf", condition: .when(traits: ["Protobuf"])),
+                .product(name: "SwiftProtobuf", package: "swift-protobuf", condition: .when(traits: ["Protobuf"])),
             ],
             swiftSettings: strict
         ),

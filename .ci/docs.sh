@@ -5,8 +5,8 @@
 #
 #   bash .ci/docs.sh                 # the core products: RetroSwift, RetroSwiftURLSession, RetroSwiftTesting
 #                                    #   (Foundation only, no trait; under a minute from cold)
-#   bash .ci/docs.sh --all           # all nine modules, with the traits AsyncHTTPClient, NIO, SwiftLog, Tracing, Metrics
-#                                    #   and TransportConformance (SwiftNIO and BoringSSL too: ~6 minutes from cold); CI
+#   bash .ci/docs.sh --all           # all ten modules, with the traits AsyncHTTPClient, NIO, SwiftLog, Tracing, Metrics,
+#                                    #   TransportConformance and Protobuf (SwiftNIO and BoringSSL too: ~6 minutes from cold); CI
 #   bash .ci/docs.sh --serve         # build as above (add --all for every module), then serve the site on
 #                                    #   http://127.0.0.1:8000 until Ctrl-C; --port <n> picks another port
 #   python3 -m http.server --bind 127.0.0.1 --directory .build-docs/site 8000
@@ -48,7 +48,7 @@ while [[ $# -gt 0 ]]; do
 done
 
 CORE_MODULES=(RetroSwift RetroSwiftURLSession RetroSwiftTesting)
-TRAIT_MODULES=(RetroSwiftTransportConformance RetroSwiftAsyncHTTPClient RetroSwiftNIO RetroSwiftLogging RetroSwiftTracing RetroSwiftMetrics)
+TRAIT_MODULES=(RetroSwiftTransportConformance RetroSwiftAsyncHTTPClient RetroSwiftNIO RetroSwiftLogging RetroSwiftTracing RetroSwiftMetrics RetroSwiftProtobuf)
 ALL_MODULES=("${CORE_MODULES[@]}" "${TRAIT_MODULES[@]}")
 OUT=.build-docs                          # archives and the merged site, whichever the run
 SITE="$OUT/site"
@@ -56,8 +56,9 @@ if $all; then
     MODULES=("${ALL_MODULES[@]}")
     SCRATCH=.build-docs
     # The traits compile RetroSwiftAsyncHTTPClient, RetroSwiftNIO, RetroSwiftLogging, RetroSwiftTracing,
-    # RetroSwiftMetrics and RetroSwiftTransportConformance; without them their sources compile to nothing.
-    BUILDS=("--traits AsyncHTTPClient,NIO,SwiftLog,Tracing,Metrics,TransportConformance")
+    # RetroSwiftMetrics, RetroSwiftTransportConformance and RetroSwiftProtobuf; without them their sources compile to
+    # nothing.
+    BUILDS=("--traits AsyncHTTPClient,NIO,SwiftLog,Tracing,Metrics,TransportConformance,Protobuf")
 else
     MODULES=("${CORE_MODULES[@]}")
     SCRATCH=.build-docs-core
