@@ -86,7 +86,7 @@
             },
             TransportConformanceCase(
                 "timeout/head-after-upload",
-                "a head that never comes after an 8 MiB upload fails with URLError.timedOut 1.8 to 3 s after the body was read, "
+                "a head that never comes after an 8 MiB upload fails with URLError.timedOut 1.5 to 3 s after the body was read, "
                     + "for a 2 s timeout"
             ) { context in
                 // Read as fast as it comes, so the client's last byte leaves as the server reads it: the silence starts
@@ -117,7 +117,11 @@
                             throw context.failure("the call returned \(outcome.map(context.describe))")
                         }
                         try context.expectURLError(.timedOut, error)
-                        try context.expect(silence >= silenceEarliest, "the 2 s timeout fired \(silence) after the body was read")
+                        // Earlier than the other cases allow: the silence is timed from when this task saw the server's
+                        // record of the request, which a loaded machine delays by a few hundred milliseconds (1.63 s was
+                        // seen under the thread sanitizer beside other builds); a timer that fires late is what fails here.
+                        try context.expect(
+                            silence >= .milliseconds(1_500), "the 2 s timeout fired \(silence) after the body was read")
                     }, context.api(at: server), server)
             },
             TransportConformanceCase(
