@@ -216,6 +216,10 @@
                     startWaiting(call.call)
                 case .connect(let key, let id, _):
                     connect(key, id: id)
+                case .connectLater(_, let id, let delay):
+                    settings.group.any().scheduleTask(in: delay) { [self] in
+                        execute(state.withLockedValue { $0.machine.backoffPassed(id) }, [:])
+                    }
                 case .fail(let call, let failure):
                     switch failure {
                     case .shutDown: call.call.finish(.failure(NIOTransportFailure.shutDown))

@@ -45,6 +45,28 @@
             /// The streams a connection being opened that will speak HTTP/2 is taken to carry until its server says
             /// (RFC 9113 §6.5.2 recommends no fewer than 100).
             var assumedStreams = 100
+            /// How long the next connect waits after connects to an origin failed.
+            var backoff = Backoff()
+        }
+
+        /// The wait before the next connect for an origin's waiting calls after its connects failed one after the other:
+        /// `initial`, then `multiplier` times more after each failure, at most `maximum`, each drawn between half and
+        /// all of that (jitter, so that clients that failed together do not all come back at once). A success resets it.
+        struct Backoff: Sendable {
+            var initial: TimeAmount = .milliseconds(100)
+            var multiplier = 1.5
+            var maximum: TimeAmount = .seconds(3)
+            /// A number in `0..<1` for each wait: its jitter.
+            var random: @Sendable () -> Double = { Double.random(in: 0..<1) }
+
+            /// The wait after `failures` consecutive failures (1 or more).
+            func delay(afterFailures failures: Int) -> TimeAmount {
+                let maximum = Double(maximum.nanoseconds)
+                var step = Double(initial.nanoseconds)
+                for _ in 1..<max(failures, 1) where step < maximum { step *= multiplier }
+                step = min(step, maximum)
+                return .nanoseconds(Int64(step * (0.5 + 0.5 * random())))
+            }
         }
 
         /// Why the machine fails a call.
@@ -66,6 +88,9 @@
             case wait(Call)
             /// Opens a connection to the origin, named `id`; `owner` runs on it first (a fresh connection's call).
             case connect(Origin, ConnectionID, owner: Call?)
+            /// Tells the machine ``ConnectionPoolStateMachine/backoffPassed(_:)`` after the delay: connects to the
+            /// origin failed, and the next attempt waits.
+            case connectLater(Origin, ConnectionID, after: TimeAmount)
             case fail(Call, Failure)
             case close(ConnectionID)
             /// The connection runs nothing: its idle timer starts.
@@ -117,6 +142,10 @@
             var http2: [ConnectionID] = []
             /// Whether a connection here negotiated HTTP/2 by ALPN: the next ones will too.
             var negotiatedHTTP2 = false
+            /// Connects here that failed one after the other: the next waits for ``Backoff``.
+            var failures = 0
+            /// Connections waiting for their backoff to pass, counted in ``connecting`` too: calls wait for them.
+            var backingOff = 0
 
             /// Whether calls wait that no connection being opened will take: each takes one at least, so a closed
             /// connection is replaced only past them (else one call may open two).
@@ -128,6 +157,8 @@
         private enum ConnectionState: Sendable {
             /// Being opened; `owner` runs on it first, if it is still waiting.
             case connecting(owner: Call?)
+            /// To be opened once the backoff after failed connects has passed.
+            case backingOff
             /// HTTP/1.1: one call at a time.
             case http1(idle: Bool)
             /// HTTP/2: `active` streams of at most `maxStreams`; a draining one takes no new stream.
@@ -194,6 +225,8 @@
             // A connection being opened with prior knowledge speaks HTTP/2: it takes the waiting calls up to its server's
             // limit, so a burst of calls opens one connection, not one each.
             if speaksHTTP2(origin), origin.waiters.count <= origin.connecting * configuration.assumedStreams { return actions }
+            // Connects here failed: the next attempt waits for its backoff, and the calls with it.
+            if origin.backingOff > 0 { return actions }
             if origin.open < limit(of: key) { actions.append(openConnection(in: slot, owner: nil)) }
             return actions
         }
@@ -272,11 +305,39 @@
                 actions.append(.fail(owner, .connectFailed(failure)))
                 return actions
             }
+            slots[slot]!.failures += 1
             if let failed = slots[slot]!.waiters.popFirst() { actions.append(.fail(failed, .connectFailed(failure))) }
             let origin = slots[slot]!
             if !origin.waiters.isEmpty, origin.open < limit(of: origin.key), !isShutDown {
-                actions.append(openConnection(in: slot, owner: nil))
+                // Not at once: a server that refuses now will likely refuse again, and each call waits no longer than
+                // its deadline.
+                let delay = configuration.backoff.delay(afterFailures: origin.failures)
+                slots[slot]!.open += 1
+                slots[slot]!.connecting += 1
+                slots[slot]!.backingOff += 1
+                let id = ConnectionID(value: nextConnection)
+                nextConnection += 1
+                connections[id] = Connection(origin: slot, state: .backingOff)
+                actions.append(.connectLater(origin.key, id, after: delay))
             }
+            return actions
+        }
+
+        /// The backoff of `id` passed: it opens if calls still wait for it, else it is given up.
+        mutating func backoffPassed(_ id: ConnectionID) -> Actions {
+            var actions = Actions()
+            guard let connection = connections[id], case .backingOff = connection.state else { return actions }
+            let slot = connection.origin
+            slots[slot]!.backingOff -= 1
+            if isShutDown || slots[slot]!.waiters.isEmpty {
+                connections[id] = nil
+                slots[slot]!.open -= 1
+                slots[slot]!.connecting -= 1
+                dropIfUnused(slot)
+                return actions
+            }
+            connections[id]!.state = .connecting(owner: nil)
+            actions.append(.connect(slots[slot]!.key, id, owner: nil))
             return actions
         }
 
@@ -313,7 +374,7 @@
                 connections[id]!.state = .http2(active: 0, maxStreams: maxStreams, draining: true)
                 slots[connection.origin]!.http2.removeAll { $0 == id }
                 actions.append(.close(id))
-            case .connecting, .http1(idle: false):
+            case .connecting, .backingOff, .http1(idle: false):
                 break
             }
             return actions
@@ -378,7 +439,7 @@
             let slot = connection.origin
             defer { dropIfUnused(slot) }
             switch connection.state {
-            case .connecting:
+            case .connecting, .backingOff:
                 // Reported as a failure to connect, never as a close; counted there.
                 connections[id] = connection
                 return actions
@@ -407,11 +468,14 @@
                 while let waiter = slots[slot]?.waiters.popFirst() { actions.append(.fail(waiter, .shutDown)) }
             }
             for (id, connection) in connections.sorted(by: { $0.key.value < $1.key.value }) {
-                if case .connecting(let owner?) = connection.state {
+                switch connection.state {
+                case .connecting(let owner?):
                     connections[id]!.state = .connecting(owner: nil)
                     actions.append(.fail(owner, .shutDown))
-                } else if case .connecting = connection.state {
-                } else {
+                case .connecting(nil), .backingOff:
+                    // Closed as it opens; given up as its backoff passes.
+                    break
+                case .http1, .http2:
                     actions.append(.close(id))
                 }
             }
@@ -486,6 +550,7 @@
                 return nil
             }
             slots[connection.origin]!.connecting -= 1
+            slots[connection.origin]!.failures = 0
             if isShutDown {
                 // Its owner failed at shutdown; counted open until it is reported closed.
                 connections[id]!.state = .http1(idle: false)

@@ -59,6 +59,8 @@
             var state: ConnectionState
             /// The server closed it; the pool is not told yet.
             var dead = false
+            /// Waiting for a backoff to pass before it is opened.
+            var backingOff = false
         }
 
         static let origins = [TestOrigin.plain, TestOrigin.plain.twin, TestOrigin.h2c, TestOrigin.h2c.twin]
@@ -66,7 +68,7 @@
         static let streamConnectionsPerOrigin = 1
 
         var random: SeededGenerator
-        var machine = Machine.make(connections: connectionsPerOrigin, streamConnections: streamConnectionsPerOrigin)
+        var machine: Machine
         var calls: [Int: CallState] = [:]
         var origins: [Int: TestOrigin] = [:]
         var connections: [ConnectionID: Connection] = [:]
@@ -76,6 +78,13 @@
 
         init(seed: UInt64) {
             random = SeededGenerator(seed: seed)
+            // The backoff's jitter from the same seed, so that one order replays whole.
+            var jitter = SeededGenerator(seed: ~seed)
+            let jitters = (0..<64).map { _ in Double.random(in: 0..<1, using: &jitter) }
+            let next = Counter()
+            machine = Machine.make(
+                connections: Self.connectionsPerOrigin, streamConnections: Self.streamConnectionsPerOrigin,
+                jitter: { jitters[next.increment() % jitters.count] })
         }
 
         // MARK: Events
@@ -95,14 +104,17 @@
             }.keys.sorted()
             let waiting = calls.filter { $0.value == .waiting }.keys.sorted()
             let ids = connections.keys.sorted { $0.value < $1.value }
-            let connecting = ids.filter { connections[$0]!.state == .connecting }
+            let connecting = ids.filter { connections[$0]!.state == .connecting && !connections[$0]!.backingOff }
+            let backingOff = ids.filter { connections[$0]!.backingOff }
             let live = ids.filter { connections[$0]!.state != .connecting && !connections[$0]!.dead }
             let dead = ids.filter { connections[$0]!.dead }
             switch Int.random(in: 0..<100, using: &random) {
             case 0..<30:
                 lease(fresh: Int.random(in: 0..<20, using: &random) == 0)
-            case 30..<48:
+            case 30..<44:
                 if let id = connecting.randomElement(using: &random) { connectOutcome(id) }
+            case 44..<48:
+                if let id = backingOff.randomElement(using: &random) { backoffPassed(id) }
             case 48..<63:
                 if let call = running.randomElement(using: &random) { endRunning(call) }
             case 63..<68:
@@ -176,6 +188,12 @@
             }
         }
 
+        private mutating func backoffPassed(_ id: ConnectionID) {
+            step("backoff passed \(id.value)")
+            connections[id] = nil
+            apply(machine.backoffPassed(id))
+        }
+
         /// A running call's exchange ends: its connection is handed back, or its stream closes.
         private mutating func endRunning(_ call: Int) {
             guard case .running(let id) = calls[call] else { return }
@@ -212,6 +230,7 @@
             // What was under way ends: connections being opened are reported, calls running end.
             while broken == nil, let id = connections.keys.sorted(by: { $0.value < $1.value }).first {
                 switch connections[id]!.state {
+                case .connecting where connections[id]!.backingOff: backoffPassed(id)
                 case .connecting: connectOutcome(id)
                 default: closed(id)
                 }
@@ -260,17 +279,19 @@
                 case .wait(let call):
                     if calls[call] != .waiting { fail("call \(call) told to wait, but is \(String(describing: calls[call]))") }
                 case .connect(let origin, let id, let owner):
+                    // The one a backoff held back is counted already.
                     if connections[id] != nil { fail("\(id.value) opened twice") }
                     if let owner, calls[owner] != .waiting { fail("a connection opened for call \(owner), which is over") }
                     connections[id] = Connection(origin: origin, fresh: owner != nil, state: .connecting)
-                    let open = connections.values.filter { $0.origin == origin }
-                    let limit = origin.forStreams ? Self.streamConnectionsPerOrigin : Self.connectionsPerOrigin
-                    if open.count > limit + open.filter(\.fresh).count {
-                        fail("\(open.count) connections to \(origin.name)\(origin.forStreams ? "/streams" : ""), limit \(limit)")
-                    }
+                    checkLimit(of: origin)
                 case .fail(let call, _):
                     if calls[call] != .waiting { fail("call \(call) failed, but is \(String(describing: calls[call]))") }
                     calls[call] = .ended
+                case .connectLater(let origin, let id, let delay):
+                    if connections[id] != nil { fail("\(id.value) opened twice") }
+                    if delay <= .zero || delay > .seconds(3) { fail("a backoff of \(delay)") }
+                    connections[id] = Connection(origin: origin, fresh: false, state: .connecting, backingOff: true)
+                    checkLimit(of: origin)
                 case .close(let id):
                     closing.append(id)
                 case .becameIdle(let id):
@@ -284,6 +305,15 @@
             for id in closing { closed(id) }
         }
 
+        /// Never more connections open or being opened to `origin` than configured, but for retries' fresh ones.
+        private mutating func checkLimit(of origin: TestOrigin) {
+            let open = connections.values.filter { $0.origin == origin }
+            let limit = origin.forStreams ? Self.streamConnectionsPerOrigin : Self.connectionsPerOrigin
+            if open.count > limit + open.filter(\.fresh).count {
+                fail("\(open.count) connections to \(origin.name)\(origin.forStreams ? "/streams" : ""), limit \(limit)")
+            }
+        }
+
         private mutating func take(_ call: Int, on id: ConnectionID) {
             if calls[call] != .waiting { fail("call \(call) runs on \(id.value), but is \(String(describing: calls[call]))") }
             calls[call] = .running(id)
@@ -295,6 +325,17 @@
 
         private mutating func fail(_ message: String) {
             if broken == nil { broken = message }
+        }
+    }
+
+    /// A count a `@Sendable` closure can step: the index of the next jitter.
+    final class Counter: @unchecked Sendable {
+        // Unchecked: each model, and its counter, lives on one test's thread.
+        private var value = 0
+
+        func increment() -> Int {
+            defer { value += 1 }
+            return value
         }
     }
 #endif

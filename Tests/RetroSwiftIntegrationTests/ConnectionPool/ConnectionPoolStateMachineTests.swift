@@ -114,18 +114,78 @@
             #expect(describe(machine.connectedHTTP1(connection(1))) == ["run 2 on 1"])
         }
 
-        @Test("a failed connect answers the first waiting call at once, and the next one gets an attempt of its own")
+        @Test("a failed connect answers the first waiting call at once, and the next one gets an attempt after a backoff")
         func connectFailureAnswersOneCall() {
             // Given two calls waiting for the one connection allowed
             var machine = PoolMachine.make(connections: 1)
             _ = machine.lease(1, to: .plain)
             _ = machine.lease(2, to: .plain)
 
-            // When the connection cannot be opened
+            // When the connection cannot be opened, and the backoff passes
             let failed = machine.connectFailed(connection(0), TestConnectFailure())
+            let passed = machine.backoffPassed(connection(1))
 
-            // Then the first call fails with that failure, and a connection opens for the second
-            #expect(describe(failed) == ["fail 1: refused", "connect 1 to plain"])
+            // Then the first call fails with that failure, and a connection opens for the second after 100 ms
+            #expect(describe(failed) == ["fail 1: refused", "connect 1 to plain after 100 ms"])
+            #expect(describe(passed) == ["connect 1 to plain"])
+        }
+
+        @Test("the backoff grows with each failed connect, holds new calls back, and a connection that opens resets it")
+        func backoffGrowsAndResets() {
+            // Given four calls waiting for the one connection allowed, whose connects fail twice
+            var machine = PoolMachine.make(connections: 1)
+            for call in 1...4 { _ = machine.lease(call, to: .plain) }
+            let first = machine.connectFailed(connection(0), TestConnectFailure())
+            let during = machine.lease(5, to: .plain)
+            _ = machine.backoffPassed(connection(1))
+            let second = machine.connectFailed(connection(1), TestConnectFailure())
+            _ = machine.backoffPassed(connection(2))
+
+            // When the third opens, closes, and the connect in its place fails
+            let connected = machine.connectedHTTP1(connection(2))
+            let closed = machine.connectionClosed(connection(2))
+            let third = machine.connectFailed(connection(3), TestConnectFailure())
+
+            // Then the waits are 100 ms, then 150 ms; a call during one waits for it; after the success, 100 ms again
+            #expect(describe(first) == ["fail 1: refused", "connect 1 to plain after 100 ms"])
+            #expect(describe(during) == ["wait 5"])
+            #expect(describe(second) == ["fail 2: refused", "connect 2 to plain after 150 ms"])
+            #expect(describe(connected) == ["run 3 on 2"])
+            #expect(describe(closed) == ["connect 3 to plain"])
+            #expect(describe(third) == ["fail 4: refused", "connect 4 to plain after 100 ms"])
+        }
+
+        @Test("the backoff is capped, and its jitter draws each wait between half and all of its step")
+        func backoffCappedWithJitter() {
+            // Given backoffs with the least and the most jitter
+            let least = PoolMachine.make(jitter: { 0.999_999 }).configuration.backoff
+            let most = PoolMachine.make(jitter: { 0 }).configuration.backoff
+
+            // When many connects failed one after the other
+            let capped = least.delay(afterFailures: 40)
+            let halved = most.delay(afterFailures: 2)
+
+            // Then the wait is at most 3 s, and at least half its step
+            #expect(capped <= .seconds(3) && capped > .milliseconds(2_999))
+            #expect(halved == .milliseconds(75))
+        }
+
+        @Test("a backoff that passes with no call waiting any more opens nothing")
+        func backoffWithoutCalls() {
+            // Given a call waiting for the backoff after a failed connect
+            var machine = PoolMachine.make(connections: 1)
+            _ = machine.lease(1, to: .plain)
+            _ = machine.lease(2, to: .plain)
+            _ = machine.connectFailed(connection(0), TestConnectFailure())
+
+            // When its deadline passes, then the backoff
+            let expired = machine.deadlinePassed(2, to: .plain)
+            let passed = machine.backoffPassed(connection(1))
+
+            // Then it fails with a timeout, and no connection is opened or left counted
+            #expect(describe(expired) == ["fail 2: timed out"])
+            #expect(describe(passed) == [])
+            #expect(machine.openConnections(to: .plain) == 0)
         }
 
         @Test("a fresh connection that fails answers its own call only")

@@ -24,11 +24,15 @@
     extension ConnectionPoolStateMachine where Origin == TestOrigin {
         /// A machine with `connections` per origin (`streamConnections` for streamed answers), where ``TestOrigin/h2c``
         /// speaks HTTP/2 with prior knowledge.
-        static func make(connections: Int = 2, streamConnections: Int = 1) -> Self {
-            Self(
-                configuration: Configuration(
-                    connectionsPerOrigin: connections, streamConnectionsPerOrigin: streamConnections,
-                    speaksHTTP2WithPriorKnowledge: { $0.name == "h2c" }, assumedStreams: 100))
+        /// Its backoff's jitter is `jitter` (in `0..<1`; 1 leaves each step whole).
+        static func make(
+            connections: Int = 2, streamConnections: Int = 1, jitter: @escaping @Sendable () -> Double = { 1 }
+        ) -> Self {
+            var configuration = Configuration(
+                connectionsPerOrigin: connections, streamConnectionsPerOrigin: streamConnections,
+                speaksHTTP2WithPriorKnowledge: { $0.name == "h2c" }, assumedStreams: 100)
+            configuration.backoff.random = jitter
+            return Self(configuration: configuration)
         }
     }
 
@@ -42,6 +46,8 @@
             case .connect(let origin, let id, let owner):
                 "connect \(id.value) to \(origin.name)\(origin.forStreams ? "/streams" : "")"
                     + (owner.map { " for \($0)" } ?? "")
+            case .connectLater(let origin, let id, let delay):
+                "connect \(id.value) to \(origin.name) after \(delay.nanoseconds / 1_000_000) ms"
             case .fail(let call, .shutDown): "fail \(call): shut down"
             case .fail(let call, .timedOut): "fail \(call): timed out"
             case .fail(let call, .connectFailed(let failure)): "fail \(call): \(failure.reason)"
