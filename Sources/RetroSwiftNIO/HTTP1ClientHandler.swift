@@ -31,7 +31,7 @@
             case closed
         }
 
-        private let origin: OriginPool
+        private let origin: PooledOrigin
         private let key: OriginKey
         private let pool: ConnectionPool
         private let verdict: TrustVerdict
@@ -65,7 +65,7 @@
         private var timerGeneration = 0
 
         init(
-            origin: OriginPool, pool: ConnectionPool, verdict: TrustVerdict, compressedBytes: CompressedBodyCounter,
+            origin: PooledOrigin, pool: ConnectionPool, verdict: TrustVerdict, compressedBytes: CompressedBodyCounter,
             unfolding: ObsFoldUnfoldingHandler?, stream: HTTP2Connection? = nil, slot: StreamSlot? = nil,
             report: @escaping @Sendable (Result<HTTP1Connection, NIOTransportFailure>) -> Void
         ) {

@@ -12,13 +12,13 @@
     final class HTTP1Connection: Sendable {
         let channel: any Channel
         /// The pool's part for its origin, which it is counted in.
-        let origin: OriginPool
+        let origin: PooledOrigin
         private let handler: NIOLoopBound<HTTP1ClientHandler>
 
         /// Where it connects: scheme, host, port and trust.
         var key: OriginKey { origin.key }
 
-        init(channel: any Channel, origin: OriginPool, handler: HTTP1ClientHandler) {
+        init(channel: any Channel, origin: PooledOrigin, handler: HTTP1ClientHandler) {
             self.channel = channel
             self.origin = origin
             self.handler = NIOLoopBound(handler, eventLoop: channel.eventLoop)
@@ -33,7 +33,7 @@
         /// Reads are on demand (`autoRead` off): the handler reads while it waits for a response, while a response's
         /// reader keeps up with it, and while the connection is idle (to see the server close it).
         static func connect(
-            to origin: OriginPool, on eventLoop: any EventLoop, pool: ConnectionPool,
+            to origin: PooledOrigin, on eventLoop: any EventLoop, pool: ConnectionPool,
             completion: @escaping @Sendable (Result<HTTP1Connection, NIOTransportFailure>) -> Void
         ) {
             let reported = NIOLockedValueBox(false)
@@ -67,7 +67,7 @@
         /// Adds the HTTP/1.1 handlers after TLS, if any: also once ALPN chose `http/1.1` on a connection that offered
         /// `h2` (``HTTP2Connection``).
         static func addHandlers(
-            to pipeline: ChannelPipeline.SynchronousOperations, origin: OriginPool, pool: ConnectionPool, verdict: TrustVerdict,
+            to pipeline: ChannelPipeline.SynchronousOperations, origin: PooledOrigin, pool: ConnectionPool, verdict: TrustVerdict,
             report: @escaping @Sendable (Result<HTTP1Connection, NIOTransportFailure>) -> Void
         ) throws {
             // Before the decoder, whose parser (llhttp) refuses obs-fold that RFC 9112 asks a client to unfold.

@@ -20,12 +20,11 @@
     /// (`HTTP2FramePayloadToHTTP1ClientCodec`), so the same ``HTTP1ClientHandler`` runs the call there as on an HTTP/1.1
     /// connection: its timeouts, bodies, streams, files and limits.
     ///
-    /// `@unchecked Sendable`: ``activeStreams``, ``maxStreams`` and ``isDraining`` are read and written only under
-    /// ConnectionPool's lock; the rest is immutable, loop-bound or locked.
-    final class HTTP2Connection: @unchecked Sendable {
+    /// The pool counts its streams (ConnectionPoolStateMachine); everything here is immutable, loop-bound or locked.
+    final class HTTP2Connection: Sendable {
         let channel: any Channel
-        /// The pool's part for its origin, which it is counted in.
-        let origin: OriginPool
+        /// Its origin, and its name in the pool.
+        let origin: PooledOrigin
         private let pool: ConnectionPool
         private let multiplexer: NIOLoopBound<NIOHTTP2Handler.StreamMultiplexer>
         /// The last stream id of the GOAWAY the server sent, if any: streams above it were never processed.
@@ -37,21 +36,11 @@
         /// recommends no fewer than 100).
         static let assumedStreams = 100
 
-        /// Streams open or being opened (pool lock).
-        var activeStreams = 0
-        /// The server's `SETTINGS_MAX_CONCURRENT_STREAMS` (pool lock); 100 when it sets none.
-        var maxStreams: Int
-        /// The server sent GOAWAY, or the idle timeout passed: no new stream (pool lock).
-        var isDraining = false
-
-        /// Whether a new call may open a stream here (pool lock). A connection the server closed takes none, even before
-        /// its handler has seen the close and removed it.
-        var hasCapacity: Bool {
-            !isDraining && activeStreams < maxStreams && (channel.isActive || pool.settings.http2Fault == .ignoresConnectionEnd)
-        }
+        /// The server's first `SETTINGS_MAX_CONCURRENT_STREAMS`; 100 when it sets none. Later SETTINGS go to the pool.
+        let maxStreams: Int
 
         init(
-            channel: any Channel, origin: OriginPool, pool: ConnectionPool, multiplexer: NIOHTTP2Handler.StreamMultiplexer,
+            channel: any Channel, origin: PooledOrigin, pool: ConnectionPool, multiplexer: NIOHTTP2Handler.StreamMultiplexer,
             maxStreams: Int
         ) {
             self.channel = channel
@@ -66,7 +55,7 @@
         /// it does so inside the tunnel (the pool never asks for HTTP/2 on a forwarded route). Reports the
         /// connection once it can take a call (for HTTP/2, once the server's first SETTINGS came), or why it cannot.
         static func connect(
-            to origin: OriginPool, on eventLoop: any EventLoop, pool: ConnectionPool,
+            to origin: PooledOrigin, on eventLoop: any EventLoop, pool: ConnectionPool,
             completion: @escaping @Sendable (Result<NegotiatedConnection, NIOTransportFailure>) -> Void
         ) {
             let reported = NIOLockedValueBox(false)
@@ -97,7 +86,7 @@
             ProxyRoute.connect(bootstrap, for: key) { report(.failure($0)) }
         }
 
-        /// Runs `call` on a new stream; the pool counted it in ``activeStreams`` already.
+        /// Runs `call` on a new stream; the pool counted it already.
         func startStream(_ call: NIOCall) {
             if channel.eventLoop.inEventLoop {
                 openStream(call)
@@ -223,7 +212,7 @@
     private final class ProtocolNegotiationHandler: ChannelInboundHandler, RemovableChannelHandler {
         typealias InboundIn = NIOAny
 
-        private let origin: OriginPool
+        private let origin: PooledOrigin
         private let pool: ConnectionPool
         private let verdict: TrustVerdict
         private let report: @Sendable (Result<NegotiatedConnection, NIOTransportFailure>) -> Void
@@ -231,7 +220,7 @@
         private var done = false
 
         init(
-            origin: OriginPool, pool: ConnectionPool, verdict: TrustVerdict,
+            origin: PooledOrigin, pool: ConnectionPool, verdict: TrustVerdict,
             report: @escaping @Sendable (Result<NegotiatedConnection, NIOTransportFailure>) -> Void
         ) {
             self.origin = origin
@@ -348,7 +337,7 @@
         /// carries before another opens.
         static let defaultMaxStreams = 100
 
-        private let origin: OriginPool
+        private let origin: PooledOrigin
         private let pool: ConnectionPool
         private let multiplexer: NIOHTTP2Handler.StreamMultiplexer
         private let report: @Sendable (Result<NegotiatedConnection, NIOTransportFailure>) -> Void
@@ -357,7 +346,7 @@
         private var failed = false
 
         init(
-            origin: OriginPool, pool: ConnectionPool, multiplexer: NIOHTTP2Handler.StreamMultiplexer,
+            origin: PooledOrigin, pool: ConnectionPool, multiplexer: NIOHTTP2Handler.StreamMultiplexer,
             report: @escaping @Sendable (Result<NegotiatedConnection, NIOTransportFailure>) -> Void
         ) {
             self.origin = origin

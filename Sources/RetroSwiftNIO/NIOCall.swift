@@ -92,18 +92,6 @@
             }
         }
 
-        /// Fails the call with a timeout if it still waits for a connection at its head deadline; returns whether it did.
-        func expireIfWaiting() -> Bool {
-            let continuation = state.withLockedValue { state -> Continuation? in
-                guard case .waiting = state.stage else { return nil }
-                state.stage = .finished
-                defer { state.continuation = nil }
-                return state.continuation
-            }
-            continuation?.resume(throwing: NIOTransportFailure.timedOut)
-            return continuation != nil
-        }
-
         /// Records that `connection` runs the call, stopping its wait timer; `false` when the call is already over (a
         /// cancellation or the wait timer won), and the connection should go on without it.
         func run(on connection: HTTP1Connection) -> Bool {
