@@ -62,7 +62,7 @@
             /// A rule of HTTP/2 broken on purpose; set only by the mutants of the `http2/` conformance cases.
             var http2Fault: HTTP2Fault?
             /// The proxies connections go through; ``ProxySettings/none`` (every origin direct) by default, and
-            /// ``ProxySettings/fromEnvironment(_:)`` to read `HTTPS_PROXY`, `HTTP_PROXY`, `ALL_PROXY` and `NO_PROXY`.
+            /// ``ProxySettings/fromEnvironment(_:proxyTrust:)`` to read `HTTPS_PROXY`, `HTTP_PROXY`, `ALL_PROXY` and `NO_PROXY`.
             public var proxies: ProxySettings = .none
 
             /// Creates a configuration.

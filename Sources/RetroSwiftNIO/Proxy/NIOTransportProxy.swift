@@ -155,7 +155,7 @@
         /// Which proxy each origin goes through: one for `http` origins, one for `https` origins, and the hosts that go
         /// direct.
         ///
-        /// Set it in ``NIOTransport/Configuration/proxies``; ``fromEnvironment(_:)`` reads it as curl does, from
+        /// Set it in ``NIOTransport/Configuration/proxies``; ``fromEnvironment(_:proxyTrust:)`` reads it as curl does, from
         /// `HTTPS_PROXY`, `HTTP_PROXY`, `ALL_PROXY` and `NO_PROXY`, when the app opts in:
         ///
         /// ```
