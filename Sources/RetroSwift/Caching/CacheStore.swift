@@ -90,10 +90,13 @@ struct CacheStore: Sendable {
         return [removeEntry(key, at: index)?.file].compactMap { $0 }
     }
 
-    /// Removes exactly `file`'s entry, if it is still there: one whose body could not be read back.
-    mutating func remove(_ key: String, file: String) {
-        guard let index = entries[key]?.firstIndex(where: { $0.file == file }) else { return }
+    /// Removes exactly `file`'s entry, if it is still there: one whose body could not be read back. Returns whether
+    /// it was there; when it was not, another call replaced it meanwhile.
+    @discardableResult
+    mutating func remove(_ key: String, file: String) -> Bool {
+        guard let index = entries[key]?.firstIndex(where: { $0.file == file }) else { return false }
         removeEntry(key, at: index)
+        return true
     }
 
     /// Removes every variant stored for `key`; returns their files.

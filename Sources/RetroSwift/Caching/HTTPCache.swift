@@ -46,7 +46,7 @@ public final class HTTPCache: Sendable {
     let usesHeuristicFreshness: Bool
 
     let now: @Sendable () -> Date
-    private let store: Locked<CacheStore>
+    let store: Locked<CacheStore>
     private let files: CacheFiles?
     /// URLs being revalidated in the background, so a burst of calls starts one revalidation, not one each.
     let revalidating = Locked<Set<String>>([])
@@ -147,8 +147,7 @@ public final class HTTPCache: Sendable {
 
     /// The entry for `key` that answers `requester`, with its body; an entry whose body file is gone is dropped.
     func entry(for key: String, answering requester: CacheStore.Requester) -> CacheEntry? {
-        guard let stored = store.withLock({ $0.entry(for: key, answering: requester) }) else { return nil }
-        return withBody(stored, key: key)
+        withBody(key: key) { store.withLock { $0.entry(for: key, answering: requester) } }
     }
 
     /// Stores `entry` for `key` in place of what `requester` selected.
@@ -167,9 +166,11 @@ public final class HTTPCache: Sendable {
     func update(
         _ key: String, answering requester: CacheStore.Requester, _ update: (inout CacheEntry) -> Bool
     ) -> CacheEntry? {
-        guard let stored = store.withLock({ $0.update(key, answering: requester, update) }) else { return nil }
-        if let file = stored.file { files?.rewriteHead(of: stored.entry, key: key, name: file) }
-        return withBody(stored, key: key)
+        withBody(key: key) {
+            guard let stored = store.withLock({ $0.update(key, answering: requester, update) }) else { return nil }
+            if let file = stored.file { files?.rewriteHead(of: stored.entry, key: key, name: file) }
+            return stored
+        }
     }
 
     /// Removes the entry for `key` that `requester` selects.
@@ -184,13 +185,23 @@ public final class HTTPCache: Sendable {
         files?.delete(removed)
     }
 
-    private func withBody(_ stored: CacheStore.Stored, key: String) -> CacheEntry? {
-        guard let file = stored.file, let files else { return stored.entry }
-        guard let body = files.body(of: file, count: stored.entry.bodyCount) else {
-            store.withLock { $0.remove(key, file: file) }
+    /// What `lookup` finds, with its body read from disk. A body can go between the lookup and the read: another
+    /// call stored a newer response for the same request and deleted the files of the one it replaced. The lookup
+    /// is then made again, against the newer entry, so that concurrent calls for one URL do not see a miss (and send
+    /// a second request) that no one caused; an entry whose own body is gone is dropped.
+    func withBody(key: String, _ lookup: () -> CacheStore.Stored?) -> CacheEntry? {
+        for _ in 0..<Self.replacedLookups {
+            guard let stored = lookup() else { return nil }
+            guard let file = stored.file, let files else { return stored.entry }
+            if let body = files.body(of: file, count: stored.entry.bodyCount) { return stored.entry.with(body: body) }
+            let wasStillStored = store.withLock { $0.remove(key, file: file) }
             files.delete([file])
-            return nil
+            if wasStillStored { return nil }
         }
-        return stored.entry.with(body: body)
+        return nil
     }
+
+    /// How many times a lookup is made again when each one's entry was replaced before its body could be read:
+    /// bounded, since a URL written to without pause could otherwise keep a reader looping.
+    private static let replacedLookups = 4
 }

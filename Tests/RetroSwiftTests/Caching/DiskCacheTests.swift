@@ -99,6 +99,37 @@ struct DiskCacheTests {
         }
     }
 
+    @Test("an entry replaced between its lookup and the read of its body answers with the newer entry, not a miss")
+    func replacedWhileReading() async throws {
+        try await Self.withDirectory { directory in
+            // Given: an entry stored for a URL
+            let cache = try HTTPCache(directory: directory)
+            let requester = CacheStore.Requester([])
+            let key = "http://127.0.0.1:8080/v1/notes"
+            func entry(_ text: String) -> CacheEntry {
+                CacheEntry(
+                    HTTPCacheTests.note(text, ["Cache-Control": "no-cache", "ETag": "\"1\""]), for: requester, requestTime: Date(),
+                    responseTime: Date(), heuristics: false)
+            }
+            cache.save(entry("older"), for: key, replacing: requester)
+
+            // When: another call stores a newer answer, deleting the older one's files, after the lookup found the
+            // older one and before its body was read
+            var lookups = 0
+            let found = cache.withBody(key: key) {
+                lookups += 1
+                let stored = cache.store.withLock { $0.entry(for: key, answering: requester) }
+                if lookups == 1 { cache.save(entry("newer"), for: key, replacing: requester) }
+                return stored
+            }
+
+            // Then: the lookup was made again and found the newer entry, which stays stored
+            #expect(found.map { String(decoding: $0.body, as: UTF8.self) } == #"{"text":"newer"}"#)
+            #expect(lookups == 2 && cache.count == 1)
+            #expect(try Self.files(in: directory).count == 2)
+        }
+    }
+
     @Test("the directory stays within maxBytes: evicted entries' files are deleted, also when a smaller limit opens it")
     func bounded() async throws {
         try await Self.withDirectory { directory in
