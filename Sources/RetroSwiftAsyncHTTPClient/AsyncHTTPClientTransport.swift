@@ -151,7 +151,7 @@
             var tlsConfiguration: TLSConfiguration?
             let authorities = params.serverTrust?.certificateAuthorities ?? []
             if !authorities.isEmpty || params.clientIdentity != nil {
-                tlsConfiguration = try Self.tlsConfiguration(trusting: authorities, presenting: params.clientIdentity)
+                tlsConfiguration = try Self.tlsConfiguration(trusting: authorities, presenting: params.clientIdentity, for: params)
             }
             let request = try HTTPClient.Request(
                 url: url, method: HTTPMethod(rawValue: params.method.rawValue), headers: headers, body: body,
@@ -168,15 +168,15 @@
         /// A client TLS configuration whose only roots are `authorities` (the system's when empty) and that presents
         /// `identity`, if any. async-http-client pools connections by the configuration, certificate and key included,
         /// so a connection presenting an identity is never given to a call without it.
-        private static func tlsConfiguration(trusting authorities: [Data], presenting identity: ClientIdentity?) throws
-            -> TLSConfiguration
-        {
+        private static func tlsConfiguration(
+            trusting authorities: [Data], presenting identity: ClientIdentity?, for params: HttpRequestParams
+        ) throws -> TLSConfiguration {
             // Most apps have one such domain: its configuration is found by comparing bytes with the last one made,
             // which costs less than hashing them for the caches below (a certificate is a kilobyte or so).
             if let last = lastConfiguration.withLock({ $0 }), last.authorities == authorities, last.identity == identity {
                 return last.configuration
             }
-            let configuration = try makeTLSConfiguration(trusting: authorities, presenting: identity)
+            let configuration = try makeTLSConfiguration(trusting: authorities, presenting: identity, for: params)
             lastConfiguration.withLock { $0 = (authorities, identity, configuration) }
             return configuration
         }
@@ -185,9 +185,9 @@
         private static let lastConfiguration = Locked<(authorities: [Data], identity: ClientIdentity?, configuration: TLSConfiguration)?>(
             nil)
 
-        private static func makeTLSConfiguration(trusting authorities: [Data], presenting identity: ClientIdentity?) throws
-            -> TLSConfiguration
-        {
+        private static func makeTLSConfiguration(
+            trusting authorities: [Data], presenting identity: ClientIdentity?, for params: HttpRequestParams
+        ) throws -> TLSConfiguration {
             var configuration = TLSConfiguration.makeClientConfiguration()
             if !authorities.isEmpty {
                 let certificates = try trustRoots.withLock { roots in
@@ -201,10 +201,22 @@
             if let identity {
                 let parsed = try identities.withLock { identities in
                     if let parsed = identities[identity] { return parsed }
-                    let parsed = (
-                        chain: try identity.certificateChain.map { try NIOSSLCertificate(bytes: Array($0), format: .der) },
-                        key: try NIOSSLPrivateKey(bytes: Array(identity.privateKeyPEM.utf8), format: .pem)
-                    )
+                    let parsed: (chain: [NIOSSLCertificate], key: NIOSSLPrivateKey)
+                    do {
+                        switch identity.material {
+                        case .pem(let chain, let keyPEM):
+                            parsed = (
+                                try chain.map { try NIOSSLCertificate(bytes: Array($0), format: .der) },
+                                try NIOSSLPrivateKey(bytes: Array(keyPEM.utf8), format: .pem)
+                            )
+                        case .pkcs12(let archive, let passphrase):
+                            let bundle = try NIOSSLPKCS12Bundle(buffer: Array(archive), passphrase: Array(passphrase.utf8))
+                            parsed = (bundle.certificateChain, bundle.privateKey)
+                        }
+                    } catch {
+                        // Before anything is sent, naming the endpoint: not a connection that could not be made.
+                        throw RequestError.unreadableClientIdentity(of: params, error)
+                    }
                     if identities.count < 16 { identities[identity] = parsed }
                     return parsed
                 }

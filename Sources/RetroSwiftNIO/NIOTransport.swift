@@ -179,6 +179,7 @@
                 if urlString.hasPrefix("/") { throw RequestError.missingBaseURL(of: params) }
                 throw URLError(.unsupportedURL)
             }
+            if target.isTLS, let identity = params.clientIdentity { try Self.checkLoads(identity, params) }
             let method = NIOHTTP1.HTTPMethod(rawValue: params.method.rawValue)
             let fields = params.headerFields
             var headers = HTTPHeaders()
@@ -225,6 +226,16 @@
                 timeout: Self.timeAmount(seconds: params.timeout ?? defaultTimeout), progress: params.progress,
                 destination: destination, decompressionRatio: params.responseLimits.maxDecompressionRatio,
                 policy: RetroSwiftPolicy(params: params, forwardProxy: proxy.flatMap { ProxyRoute.forwards(target, through: $0) }))
+        }
+
+        /// Reads `identity` before anything is sent, so that one SwiftNIO SSL cannot read (a PKCS #12 archive's wrong
+        /// passphrase, above all) fails the call naming its endpoint, not as a connection that could not be made.
+        private static func checkLoads(_ identity: ClientIdentity, _ params: HttpRequestParams) throws {
+            do {
+                _ = try TLSConnector.load(identity)
+            } catch {
+                throw RequestError.unreadableClientIdentity(of: params, error)
+            }
         }
 
         /// RetroSwift's checks of a response, for the connection layer.

@@ -97,15 +97,38 @@
             var configuration = TLSConfiguration.makeClientConfiguration()
             configuration.applicationProtocols = offeringHTTP2 ? ["h2", "http/1.1"] : ["http/1.1"]
             if tunnelledAddress { configuration.certificateVerification = .noHostnameVerification }
-            configuration.certificateChain = try identity.certificateChain.map {
-                .certificate(try NIOSSLCertificate(bytes: Array($0), format: .der))
-            }
-            configuration.privateKey = .privateKey(try NIOSSLPrivateKey(bytes: Array(identity.privateKeyPEM.utf8), format: .pem))
-            // A certificate or key SwiftNIO SSL cannot load fails here, and the connection with it.
+            let loaded = try Self.load(identity)
+            configuration.certificateChain = loaded.chain.map { .certificate($0) }
+            configuration.privateKey = .privateKey(loaded.key)
+            // A key that does not match its certificate fails here, and the connection with it.
             let context = try NIOSSLContext(configuration: configuration)
             identityContexts.withLockedValue { if $0.count < 16 { $0[key] = context } }
             return context
         }
+
+        /// The certificates and key `identity` presents, read once per process (a handful of identities): its PEM
+        /// blocks, or its PKCS #12 archive opened with its passphrase.
+        ///
+        /// - Throws: SwiftNIO SSL's error when they cannot be read (a wrong passphrase, a damaged archive or key).
+        static func load(_ identity: ClientIdentity) throws -> (chain: [NIOSSLCertificate], key: NIOSSLPrivateKey) {
+            if let loaded = loadedIdentities.withLockedValue({ $0[identity] }) { return loaded }
+            let loaded: (chain: [NIOSSLCertificate], key: NIOSSLPrivateKey)
+            switch identity.material {
+            case .pem(let chain, let keyPEM):
+                loaded = (
+                    try chain.map { try NIOSSLCertificate(bytes: Array($0), format: .der) },
+                    try NIOSSLPrivateKey(bytes: Array(keyPEM.utf8), format: .pem)
+                )
+            case .pkcs12(let archive, let passphrase):
+                let bundle = try NIOSSLPKCS12Bundle(buffer: Array(archive), passphrase: Array(passphrase.utf8))
+                loaded = (bundle.certificateChain, bundle.privateKey)
+            }
+            loadedIdentities.withLockedValue { if $0.count < 16 { $0[identity] = loaded } }
+            return loaded
+        }
+
+        private static let loadedIdentities = NIOLockedValueBox<[ClientIdentity: (chain: [NIOSSLCertificate], key: NIOSSLPrivateKey)]>(
+            [:])
 
         /// The roots a chain must lead to: the domain's authorities, or the system's; `nil` where the platform verifies.
         func roots(for trust: ServerTrust?) throws -> CertificateStore? {

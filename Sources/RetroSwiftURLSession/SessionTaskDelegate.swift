@@ -16,6 +16,8 @@ import RetroSwift
 /// - A server-trust challenge of a call whose domain has a ``ServerTrust`` is decided by it, on Apple platforms (the
 ///   only ones that deliver server-trust challenges): the chain is verified against its certificate authorities and
 ///   the host name, then held to its pins.
+/// - A client-certificate challenge of a call whose domain has a ``ClientIdentity`` is answered with it, on Apple
+///   platforms.
 /// - Every other challenge (server trust, client certificates) goes to the delegate of the session the user gave,
 ///   so certificate pinning done there keeps working; without one, URLSession's default handling applies.
 // @unchecked Sendable: an NSObject subclass cannot be checked; its stored properties are `let`s of Sendable types.
@@ -24,6 +26,7 @@ final class SessionTaskDelegate: NSObject, URLSessionTaskDelegate, @unchecked Se
     private let credentialOrigin: URL?
     private let userSession: URLSession
     private let serverTrust: ServerTrust?
+    private let clientCredential: URLCredential?
     private let refused = Locked<HTTPURLResponse?>(nil)
     private let refusedTrust = Locked(false)
 
@@ -32,11 +35,17 @@ final class SessionTaskDelegate: NSObject, URLSessionTaskDelegate, @unchecked Se
     ///   - credentialOrigin: The base URL whose scheme, host and port may receive it.
     ///   - userSession: The session the transport was given, whose delegate decides every other challenge.
     ///   - serverTrust: The call's trust, which decides server-trust challenges instead of the user's delegate.
-    init(credential: URLCredential?, credentialOrigin: URL?, userSession: URLSession, serverTrust: ServerTrust? = nil) {
+    ///   - clientCredential: The domain's client identity, which answers client-certificate challenges instead of the
+    ///     user's delegate.
+    init(
+        credential: URLCredential?, credentialOrigin: URL?, userSession: URLSession, serverTrust: ServerTrust? = nil,
+        clientCredential: URLCredential? = nil
+    ) {
         self.credential = credential
         self.credentialOrigin = credentialOrigin
         self.userSession = userSession
         self.serverTrust = serverTrust
+        self.clientCredential = clientCredential
     }
 
     /// Whether this delegate refused the server's chain, which ends the task as cancelled.
@@ -68,6 +77,9 @@ final class SessionTaskDelegate: NSObject, URLSessionTaskDelegate, @unchecked Se
                     return completionHandler(.cancelAuthenticationChallenge, nil)
                 }
                 return completionHandler(.useCredential, URLCredential(trust: trust))
+            }
+            if space.authenticationMethod == NSURLAuthenticationMethodClientCertificate, let clientCredential {
+                return completionHandler(.useCredential, clientCredential)
             }
         #endif
         guard Self.httpAuthenticationMethods.contains(space.authenticationMethod) else {

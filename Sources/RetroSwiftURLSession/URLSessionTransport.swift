@@ -42,8 +42,13 @@ import RetroSwift
 ///   ``credential``, only for the configured origin and only once; otherwise the `401` comes back as the response.
 ///   On Linux its body is empty: swift-corelibs-foundation cannot go on without a credential, so the transport
 ///   ends the exchange there. Server-trust challenges of a domain with a `ServerTrust` (`Domain.serverTrust`) are
-///   decided by it, on Apple platforms; other challenges (server trust for other domains, client certificates) go to
-///   your session's delegate, so certificate pinning done there keeps working.
+///   decided by it, on Apple platforms; other challenges (server trust for other domains, client certificates of
+///   domains without a `ClientIdentity`) go to your session's delegate, so certificate pinning done there keeps working.
+/// - Client certificates, on Apple platforms: a domain's `ClientIdentity` made from a PKCS #12 archive
+///   (`ClientIdentity(pkcs12:passphrase:)`) answers the server's client-certificate challenges. Its calls run on
+///   sessions of their own, one pair per identity, so that no connection that presented it serves another domain's
+///   call. One made from PEM is refused before sending (the system makes identities from archives only), and on
+///   Linux, where libcurl asks no delegate, every `https` call of a domain with an identity is.
 /// - Credentials in the session configuration's `httpAdditionalHeaders` cannot be withheld from another origin
 ///   (URLSession adds them to every request): a redirect or a `@Url` call that leaves the origin then fails with
 ///   `RequestError.Kind.redirectRefused`. Other headers
@@ -68,6 +73,9 @@ public final class URLSessionTransport: HttpTransport, ServerTrustEnforcing {
     /// Streamed responses' own session: a stream holds its connection for as long as it is read, so streams sharing the
     /// per-host connections of ordinary calls would starve them.
     private let streamSession = LazyDelegateSession(forStreams: true)
+    /// The sessions of the calls of domains with a client identity, a pair per identity: URLSession pools connections
+    /// per session, and a connection that presented one domain's certificate must serve no other domain's call.
+    private let identitySessions = Locked<[ClientIdentity: (calls: LazyDelegateSession, streams: LazyDelegateSession)]>([:])
 
     /// Creates a transport on `session`'s configuration.
     ///
@@ -125,12 +133,14 @@ public final class URLSessionTransport: HttpTransport, ServerTrustEnforcing {
     /// Linux: swift-corelibs-foundation verifies certificates inside libcurl against the system's authorities and
     /// delivers no server-trust challenge, so RetroSwift refuses the calls of a domain with a `ServerTrust` of its
     /// own there (`RequestError.Kind.serverTrustUnsupported`); use `AsyncHTTPClientTransport` for custom
-    /// authorities on Linux. Never `.clientIdentity`: a domain with a `ClientIdentity` has its `https` calls refused
-    /// before sending on every platform (use `NIOTransport` or `AsyncHTTPClientTransport` for mutual TLS).
+    /// authorities on Linux. `.pkcs12ClientIdentity` on Apple platforms, where a domain's `ClientIdentity` made from a
+    /// PKCS #12 archive answers client-certificate challenges; on Linux a domain with a `ClientIdentity` has its
+    /// `https` calls refused before sending (use `NIOTransport` or `AsyncHTTPClientTransport` for mutual TLS there).
     public var serverTrustSupport: ServerTrustSupport {
-        // Where ServerTrustEvaluation decides server-trust challenges (SessionTaskDelegate).
+        // Where ServerTrustEvaluation decides server-trust challenges and ClientIdentityCredential answers
+        // client-certificate ones (SessionTaskDelegate).
         #if canImport(Security) && !canImport(FoundationNetworking)
-            [.certificateAuthorities, .publicKeyPins]
+            [.certificateAuthorities, .publicKeyPins, .pkcs12ClientIdentity]
         #else
             []
         #endif
@@ -151,7 +161,7 @@ public final class URLSessionTransport: HttpTransport, ServerTrustEnforcing {
         // credentials from it: a redirect or a `@Url` field left the base URL's origin.
         let delegate = SessionTaskDelegate(
             credential: params.withholdsCredentials ? nil : credential, credentialOrigin: params.url, userSession: session,
-            serverTrust: params.serverTrust)
+            serverTrust: params.serverTrust, clientCredential: try Self.clientCredential(for: params))
         do {
             var result = try await perform(request, params: params, delegate: delegate)
             // The session follows no redirect: the response came from the URL requested, reported as RetroSwift wrote it.
@@ -159,6 +169,29 @@ public final class URLSessionTransport: HttpTransport, ServerTrustEnforcing {
             return result
         } catch {
             throw Self.translate(error, params)
+        }
+    }
+
+    /// The credential that presents the domain's client identity, on Apple platforms; `nil` without one, and on Linux,
+    /// where RetroSwift hands this transport no `https` call of a domain with one.
+    private static func clientCredential(for params: HttpRequestParams) throws -> URLCredential? {
+        #if canImport(Security) && !canImport(FoundationNetworking)
+            guard let identity = params.clientIdentity, params.url.scheme?.lowercased() == "https" else { return nil }
+            return try ClientIdentityCredential.credential(presenting: identity, for: params)
+        #else
+            return nil
+        #endif
+    }
+
+    /// The transport's sessions for `params`'s calls: the identity's own pair when its domain has one, else the
+    /// shared pair.
+    private func sessions(for params: HttpRequestParams) -> (calls: LazyDelegateSession, streams: LazyDelegateSession) {
+        guard let identity = params.clientIdentity else { return (delegateSession, streamSession) }
+        return identitySessions.withLock { sessions in
+            if let made = sessions[identity] { return made }
+            let made = (LazyDelegateSession(forStreams: false), LazyDelegateSession(forStreams: true))
+            sessions[identity] = made
+            return made
         }
     }
 
@@ -248,7 +281,8 @@ public final class URLSessionTransport: HttpTransport, ServerTrustEnforcing {
         // Bodies in memory and streamed bodies come piece by piece through the delegate session, which counts them
         // against the call's `ResponseLimits` as they arrive: a completion handler would get a body only once URLSession
         // had held all of it, however large it grew.
-        let sessions = params.responseDestination == .stream ? streamSession : delegateSession
+        let pair = sessions(for: params)
+        let sessions = params.responseDestination == .stream ? pair.streams : pair.calls
         return try await sessions.session(for: session).send(
             request, params: params, upload: upload, decisions: delegate, temporaryDirectory: temporaryDirectory,
             destination: params.responseDestination, progress: progress,
@@ -278,10 +312,10 @@ public final class URLSessionTransport: HttpTransport, ServerTrustEnforcing {
         #else
             let timedByTransport = false
         #endif
-        // A call with a ServerTrust of its own goes through the delegate session too: on a session of the user's, a
-        // delegate with a session-level challenge method would decide its server trust instead.
-        if hasFileBody || !downloadTaskCanWrite || params.serverTrust != nil || timedByTransport {
-            return try await delegateSession.session(for: session).send(
+        // A call with a ServerTrust or a ClientIdentity of its own goes through a delegate session too: on a session of
+        // the user's, a delegate with a session-level challenge method would decide its challenges instead.
+        if hasFileBody || !downloadTaskCanWrite || params.serverTrust != nil || params.clientIdentity != nil || timedByTransport {
+            return try await sessions(for: params).calls.session(for: session).send(
                 request, params: params, upload: upload, decisions: delegate, temporaryDirectory: temporaryDirectory, destination: .file,
                 progress: nil, maxBufferedStreamBytes: maxBufferedStreamBytes)
         }

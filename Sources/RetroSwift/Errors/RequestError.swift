@@ -85,4 +85,23 @@ public struct RequestError: Error, Sendable, CustomStringConvertible, LocalizedE
             reason: "neither the domain nor the transport has a base URL; set the domain's baseURL or call the transport's "
                 + "setConfiguration(baseURL:sharedHeaders:) first")
     }
+
+    /// What a transport throws when it cannot read the request's ``HttpRequestParams/clientIdentity``: a PKCS #12
+    /// archive its passphrase does not open, or a key its TLS library cannot load. Thrown before anything is sent.
+    ///
+    /// - Parameters:
+    ///   - request: The request whose domain presents the identity.
+    ///   - error: What the transport's TLS library threw.
+    /// - Returns: An error of kind ``Kind/invalidValue`` naming the endpoint and the field `clientIdentity`, the
+    ///   library's error kept as ``underlyingError``.
+    public static func unreadableClientIdentity(of request: HttpRequestParams, _ error: any Error) -> RequestError {
+        let what =
+            switch request.clientIdentity?.material {
+            case .pkcs12?: "its PKCS #12 archive could not be opened: a wrong passphrase, or an archive that is damaged"
+            default: "its certificate or private key could not be read"
+            }
+        return RequestError(
+            .invalidValue, endpoint: request.endpoint, field: "clientIdentity", reason: "\(what) (\(error))",
+            underlyingError: error)
+    }
 }

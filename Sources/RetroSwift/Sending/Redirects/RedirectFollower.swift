@@ -85,13 +85,20 @@ enum RedirectFollower {
     /// Refuses, before anything is sent, an `https` call whose domain's client identity `transport` cannot present: sent
     /// without it, the call would reach the server as another client. Over `http` there is nothing to present it to.
     private static func checkPresentable(_ request: HttpRequestParams, by transport: any HttpTransport) throws {
-        guard request.url.scheme?.lowercased() == "https",
-            !((transport as? any ServerTrustEnforcing)?.serverTrustSupport ?? []).contains(.clientIdentity)
-        else { return }
+        guard request.url.scheme?.lowercased() == "https" else { return }
+        let support = (transport as? any ServerTrustEnforcing)?.serverTrustSupport ?? []
+        if support.contains(.clientIdentity) { return }
+        guard support.contains(.pkcs12ClientIdentity) else {
+            throw RequestError(
+                .serverTrustUnsupported, endpoint: request.endpoint,
+                reason: "the domain has a ClientIdentity, which \(type(of: transport)) cannot present "
+                    + "(see its serverTrustSupport); nothing was sent")
+        }
+        guard case .pem? = request.clientIdentity?.material else { return }
         throw RequestError(
             .serverTrustUnsupported, endpoint: request.endpoint,
-            reason: "the domain has a ClientIdentity, which \(type(of: transport)) cannot present "
-                + "(see its serverTrustSupport); nothing was sent")
+            reason: "the domain's ClientIdentity is made from PEM, and \(type(of: transport)) presents only one made from a "
+                + "PKCS #12 archive, ClientIdentity(pkcs12:passphrase:) (see its serverTrustSupport); nothing was sent")
     }
 
     /// Sends a call that a `@Url` field leads to another origin, without the credentials interceptors added.

@@ -21,6 +21,11 @@ public struct ServerTrustSupport: OptionSet, Sendable, Hashable {
     /// Presenting a domain's ``Domain/clientIdentity`` (``HttpRequestParams/clientIdentity``) to servers that ask for a
     /// client certificate, on connections no call without that identity uses.
     public static let clientIdentity = ServerTrustSupport(rawValue: 1 << 2)
+    /// Presenting a domain's ``Domain/clientIdentity`` as ``clientIdentity`` does, when it was made from a PKCS #12
+    /// archive (``ClientIdentity/init(pkcs12:passphrase:)``) only: what URLSession on Apple platforms can present,
+    /// since the system makes identities from archives, not from PEM keys. A call whose identity is PEM is refused
+    /// before anything is sent.
+    public static let pkcs12ClientIdentity = ServerTrustSupport(rawValue: 1 << 3)
 }
 
 /// A transport that enforces a domain's ``ServerTrust`` on its connections, and says how much of it.

@@ -31,8 +31,8 @@ struct ClientIdentityTests {
             privateKeyPEM: Self.keyPEM)
 
         // Then
-        #expect(identity.certificateChain == [Data(ServerTrustTests.certificate()), Data(other)])
-        #expect(identity.privateKeyPEM == Self.keyPEM)
+        let chain = [Data(ServerTrustTests.certificate()), Data(other)]
+        #expect(identity.material == .pem(certificateChain: chain, privateKeyPEM: Self.keyPEM))
     }
 
     @Test("no certificate, one that does not decode, an encrypted key or none are refused, saying which")
@@ -79,6 +79,65 @@ struct ClientIdentityTests {
         #expect(shown.allSatisfy { !$0.contains(keyText) && !$0.contains("PRIVATE KEY") }, "\(shown)")
     }
 
+    @Test("a PKCS #12 archive is kept as given; bytes that are not one DER structure are refused, saying so")
+    func pkcs12Archive() throws {
+        // Given: the outer SEQUENCE of an archive (its length in the long form), and things that are not one
+        let archive = Data([0x30, 0x82, 0x01, 0x00] + [UInt8](repeating: 0x04, count: 256))
+
+        // When
+        let identity = try ClientIdentity(pkcs12: archive, passphrase: "correct horse")
+        let refused = [Data(Self.certificatePEM.utf8), Data(), archive.dropLast(), archive + [0], Data([0x30, 0x05, 0x01])].map {
+            bytes in #expect(throws: RequestError.self) { try ClientIdentity(pkcs12: bytes, passphrase: "") }
+        }
+
+        // Then
+        #expect(identity.material == .pkcs12(archive: archive, passphrase: "correct horse"))
+        #expect(refused.allSatisfy { $0?.field == "pkcs12" && $0?.kind == .invalidValue })
+        #expect(
+            refused.first??.description
+                == "RetroSwift, field 'pkcs12': is not a PKCS #12 archive (DER): \(Self.certificatePEM.utf8.count) bytes that "
+                + "are not one ASN.1 SEQUENCE")
+    }
+
+    @Test("a PKCS #12 identity's passphrase shows in no description, debug description or dump")
+    func passphraseRedacted() throws {
+        // Given
+        let identity = try ClientIdentity(pkcs12: Data([0x30, 0x03, 0x02, 0x01, 0x03]), passphrase: "correct horse")
+
+        // When
+        var dumped = ""
+        dump(identity, to: &dumped)
+        let shown = ["\(identity)", String(reflecting: identity), dumped]
+
+        // Then
+        #expect(shown[0] == "ClientIdentity(PKCS #12 archive of 5 bytes, passphrase redacted)")
+        #expect(shown.allSatisfy { !$0.contains("correct horse") }, "\(shown)")
+    }
+
+    @Test("an identity a transport cannot read fails the call naming the endpoint and clientIdentity, the cause kept")
+    func unreadableIdentityError() async throws {
+        // Given
+        struct LibraryError: Error, CustomStringConvertible {
+            var description: String { "PKCS12_parse failed" }
+        }
+        let transport = RecordingTransport { params in
+            throw RequestError.unreadableClientIdentity(of: params, LibraryError())
+        }
+        let api = Api(transport: transport)
+        api.baseURL = URL(string: "https://api.example.com")
+        api.clientIdentity = try ClientIdentity(pkcs12: Data([0x30, 0x00]), passphrase: "wrong")
+
+        // When
+        let error = await #expect(throws: RequestError.self) { _ = try await api.items() }
+
+        // Then
+        #expect(error?.kind == .invalidValue && error?.field == "clientIdentity" && error?.underlyingError is LibraryError)
+        #expect(
+            error?.description
+                == "Api.items (GET /items), field 'clientIdentity': its PKCS #12 archive could not be opened: a wrong "
+                + "passphrase, or an archive that is damaged (PKCS12_parse failed)")
+    }
+
     @Test("a domain's identity reaches the transport with every call, and none as nil")
     func identityReachesTransport() async throws {
         // Given
@@ -118,6 +177,39 @@ struct ClientIdentityTests {
                 + "(see its serverTrustSupport); nothing was sent")
         #expect(item.id == 1)
         #expect(transport.requests.map(\.url.absoluteString) == ["http://127.0.0.1:9/items"])
+    }
+
+    /// A transport that presents identities made from PKCS #12 archives only, as URLSession on Apple platforms.
+    final class PKCS12OnlyTransport: HttpTransport, ServerTrustEnforcing, Sendable {
+        let bare = BareTransport()
+        var serverTrustSupport: ServerTrustSupport { [.pkcs12ClientIdentity] }
+        func setConfiguration(scheme: String, host: String, sharedHeaders: [String: String]?) {}
+        func sendRequest(with params: HttpRequestParams) async throws -> HttpOperationResult {
+            try await bare.sendRequest(with: params)
+        }
+    }
+
+    @Test("a transport presenting PKCS #12 identities only is handed those, and refuses a PEM one before sending, saying why")
+    func pkcs12OnlyTransport() async throws {
+        // Given
+        let transport = PKCS12OnlyTransport()
+        let api = Api(transport: transport)
+        api.baseURL = URL(string: "https://api.example.com")
+
+        // When
+        api.clientIdentity = try ClientIdentity(pkcs12: Data([0x30, 0x03, 0x02, 0x01, 0x03]), passphrase: "")
+        let item = try await api.items()
+        api.clientIdentity = try ClientIdentity(certificateChainPEM: Self.certificatePEM, privateKeyPEM: Self.keyPEM)
+        let error = await #expect(throws: RequestError.self) { _ = try await api.items() }
+
+        // Then
+        #expect(item.id == 1 && transport.bare.requests.count == 1)
+        #expect(error?.kind == .serverTrustUnsupported)
+        #expect(
+            error?.description
+                == "Api.items (GET /items): the domain's ClientIdentity is made from PEM, and PKCS12OnlyTransport presents only "
+                + "one made from a PKCS #12 archive, ClientIdentity(pkcs12:passphrase:) (see its serverTrustSupport); nothing "
+                + "was sent")
     }
 
     /// A domain with a `@Url` endpoint, for the identity's way to another origin.
