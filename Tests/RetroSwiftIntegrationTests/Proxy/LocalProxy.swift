@@ -104,7 +104,12 @@
             try? FileManager.default.removeItem(at: directory)
         }
 
-        /// A port on 127.0.0.1 that nothing listens on now.
+        /// A port on 127.0.0.1 that nothing listens on, ever: the discard port, far below the range the system picks
+        /// the ports of the suite's servers from. (A port that was free a moment ago may be taken meanwhile by a server
+        /// another test starts: a "dead" proxy then answered a call with that server's 204.)
+        static let deadPort = 9
+
+        /// A port on 127.0.0.1 that nothing listens on now, for a server about to be started on it.
         static func freePort() async throws -> Int {
             let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
                 .bind(host: "127.0.0.1", port: 0).get()

@@ -141,7 +141,7 @@
             // Given: an origin port nobody listens on
             let proxyServer = try await LocalProxy.start(route.program)
             try await stopping(proxyServer) { proxyServer in
-                let closedPort = try await LocalProxy.freePort()
+                let closedPort = LocalProxy.deadPort
                 let api = Self.api(.all(route.proxy(proxyServer)), URL(string: "http://127.0.0.1:\(closedPort)")!)
 
                 // When
@@ -158,7 +158,7 @@
         @Test("a proxy nobody listens at is unreachable, named with its password redacted", arguments: [Route.connect, .socks5])
         func proxyDown(route: Route) async throws {
             // Given
-            let deadPort = try await LocalProxy.freePort()
+            let deadPort = LocalProxy.deadPort
             let proxy = NIOTransport.Proxy(
                 route == .socks5 ? .socks5 : .http, host: "127.0.0.1", port: deadPort, username: "u", password: "hunter2")
             let origin = try await TestServer.start(Self.respond)
@@ -182,7 +182,7 @@
         @Test("NO_PROXY from the environment sends a matching host direct, and only a matching one")
         func noProxyFromEnvironment() async throws {
             // Given: a proxy that is down, so any call that goes through it fails
-            let deadPort = try await LocalProxy.freePort()
+            let deadPort = LocalProxy.deadPort
             let origin = try await TestServer.start(Self.respond)
             try await stopping(origin) { origin in
                 let direct = Self.api(

@@ -52,7 +52,7 @@
             arguments: [NIOTransport.Proxy.Kind.http, .socks5], [TestServerProtocol.h2, .h2c])
         func proxyDown(kind: NIOTransport.Proxy.Kind, over httpProtocol: TestServerProtocol) async throws {
             // Given: an origin that would answer a call that went around the proxy
-            var proxy = NIOTransport.Proxy(kind, host: "127.0.0.1", port: try await LocalProxy.freePort())
+            var proxy = NIOTransport.Proxy(kind, host: "127.0.0.1", port: LocalProxy.deadPort)
             proxy.tunnelsPlainHTTP = true
             let origin = try await TestServer.$protocolUnderTest.withValue(httpProtocol) {
                 try await TestServer.start { request in ScriptedResponse(body: Data(request.target.utf8)) }
