@@ -126,7 +126,9 @@
 
         private func connect(_ key: OriginKey, id: ConnectionID) {
             let origin = PooledOrigin(key: key, connection: id)
-            let eventLoop = settings.group.next()
+            // The calling task's own event loop when it runs on one of the group's (`NIOTransport.withCallsOnEventLoop`),
+            // so that the connection's answers reach it on the thread that reads them; else the next one.
+            let eventLoop = settings.group.any()
             let version = settings.httpVersion
             if version != .http1Only, !Self.isForwarded(key), key.isTLS || version == .http2PriorKnowledge {
                 // HTTP/2 by ALPN over TLS (or HTTP/1.1 if the server picks it), or with prior knowledge; a forward proxy
@@ -191,6 +193,11 @@
         /// server close a connection.
         var openConnectionCount: Int {
             state.withLockedValue { $0.connections.count }
+        }
+
+        /// The event loops of the open connections; for tests.
+        var openConnectionEventLoops: [any EventLoop] {
+            state.withLockedValue { $0.connections.values.map(\.channel.eventLoop) }
         }
 
         // MARK: Actions

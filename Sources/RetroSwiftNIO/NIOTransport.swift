@@ -136,9 +136,52 @@
             try await pool.shutdown()
         }
 
+        /// Runs `body` on one of the transport's event loops, so that its calls are made, and their answers reach it, on
+        /// the thread that reads them: a sequence of calls one after another (a worker's loop) then wakes no other thread
+        /// between a call and the next, the largest cost of a call at one task (BENCHMARKS.md, "One task on the event
+        /// loop").
+        ///
+        /// ```swift
+        /// let transport = NIOTransport()
+        /// let api = CatalogApi(transport: transport, baseURL: URL(string: "http://catalog.internal")!)
+        /// let items = try await transport.withCallsOnEventLoop {
+        ///     var items: [Item] = []
+        ///     for id in ids { items.append(try await api.item(ItemRequest(id: id))) }
+        ///     return items
+        /// }
+        /// ```
+        ///
+        /// A connection the calls open is made on that event loop; one already open on another keeps its own, and its
+        /// answers come back through a wake of this one. Child tasks `body` starts (a task group) run on the same event
+        /// loop, one at a time: for calls side by side, make them outside.
+        ///
+        /// - Important: `body` runs on the event loop's thread, which also moves the bytes of every connection made on
+        ///   it. Never block it (a semaphore, `EventLoopFuture.wait()`, synchronous file or network work): that stops
+        ///   those connections, or deadlocks. Long work between calls (decoding megabytes) delays them; move it out of
+        ///   `body`.
+        ///
+        /// - Parameters:
+        ///   - isolation: The caller's actor, which `body` stays isolated to (code isolated to an actor runs on the
+        ///     actor's executor, not the event loop; the calls it awaits still run there).
+        ///   - body: The calls to make, and what is done between them.
+        /// - Returns: What `body` returns.
+        /// - Throws: What `body` throws, as it threw it.
+        @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+        public func withCallsOnEventLoop<Result, Failure: Error>(
+            isolation: isolated (any Actor)? = #isolation, _ body: () async throws(Failure) -> Result
+        ) async throws(Failure) -> Result {
+            try await withTaskExecutorPreference(
+                EventLoopTaskExecutor.of(settings.eventLoopGroup.any()), isolation: isolation, operation: body)
+        }
+
         /// How many connections the transport holds open, running a call or idle; for tests.
         var openConnectionCount: Int {
             pool.openConnectionCount
+        }
+
+        /// The event loops of the open connections; for tests.
+        var openConnectionEventLoops: [any EventLoop] {
+            pool.openConnectionEventLoops
         }
 
         /// Sends the request and returns the response, whatever its status.

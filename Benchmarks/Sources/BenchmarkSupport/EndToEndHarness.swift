@@ -129,6 +129,8 @@ public final class E2EHarness: Sendable {
     let asyncHTTPClientApi: E2EApi
     /// On NIOTransport with its defaults, as a server app makes it.
     let nioApi: E2EApi
+    /// The transport under ``nioApi``.
+    public let nioTransport: NIOTransport
     /// The same API with an ``HTTPCache``, on each transport.
     let cachedApis: [E2EApi]
     /// The same API with an ``HTTPCache`` on disk, on each transport.
@@ -154,7 +156,7 @@ public final class E2EHarness: Sendable {
         let asyncHTTPClientTransport = try! AsyncHTTPClientTransport(client: AppHTTPClient.shared)
         asyncHTTPClientTransport.setConfiguration(baseURL: baseURL, sharedHeaders: nil)
         asyncHTTPClientApi = E2EApi(transport: asyncHTTPClientTransport)
-        let nioTransport = NIOTransport()
+        nioTransport = NIOTransport()
         nioTransport.setConfiguration(baseURL: baseURL, sharedHeaders: nil)
         nioApi = E2EApi(transport: nioTransport)
         let transports: [any HttpTransport] = [urlSessionTransport, asyncHTTPClientTransport]

@@ -6,7 +6,8 @@ import RetroSwift
 // callgrind at two iteration counts and divides the difference. Usage: call-loop <mode> <iterations>, where mode
 // is hand, retroswift, bare-1k, retroswift-1k, converter-1k, plist-hand, plist-retroswift, sse-hand, sse-retroswift,
 // jsonl-hand, jsonl-retroswift or e2e-<client>-<get|post>
-// (client: raw-urlsession, urlsession, raw-ahc, ahc or nio; see endToEnd).
+// (client: raw-urlsession, urlsession, raw-ahc, ahc or nio; see endToEnd). With ON_EVENT_LOOP=1 the e2e calls run
+// inside NIOTransport.withCallsOnEventLoop, whatever the client.
 //
 // A synchronous main that waits for a detached task: valgrind crashes on an `async` main on Linux, where the main
 // thread parks in libdispatch.
@@ -159,6 +160,14 @@ enum CallLoop {
             let url = ProcessInfo.processInfo.environment["RETROSWIFT_BENCH_URL"].flatMap(URL.init(string:))
         else { return nil }
         let harness = E2EHarness(baseURL: url)
+        if ProcessInfo.processInfo.environment["ON_EVENT_LOOP"] == "1" {
+            // The calls one after another on NIOTransport's event loop (NIOTransport.withCallsOnEventLoop).
+            return { count in
+                try await harness.nioTransport.withCallsOnEventLoop {
+                    for _ in 0..<count { try await harness.call(operation, with: client) }
+                }
+            }
+        }
         return { count in
             for _ in 0..<count { try await harness.call(operation, with: client) }
         }
