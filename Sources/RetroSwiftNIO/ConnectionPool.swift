@@ -96,7 +96,14 @@
                     isAlive: aliveness(connections))
                 return (actions, connections)
             }
-            execute(actions, connections)
+            execute(actions, connections, connectingOn: call.callersEventLoop)
+        }
+
+        /// The event loop the calling thread runs, when it is one of the pool's group (a task inside
+        /// `NIOTransport.withCallsOnEventLoop`); `nil` on any other thread.
+        func callersEventLoop() -> (any EventLoop)? {
+            guard let current = MultiThreadedEventLoopGroup.currentEventLoop else { return nil }
+            return settings.group.makeIterator().contains { $0 === current } ? current : nil
         }
 
         /// The calling task was cancelled while `call` waited.
@@ -124,11 +131,9 @@
 
         // MARK: Connections
 
-        private func connect(_ key: OriginKey, id: ConnectionID) {
+        /// Opens connection `id` to `key` on `eventLoop`.
+        private func connect(_ key: OriginKey, id: ConnectionID, on eventLoop: any EventLoop) {
             let origin = PooledOrigin(key: key, connection: id)
-            // The calling task's own event loop when it runs on one of the group's (`NIOTransport.withCallsOnEventLoop`),
-            // so that the connection's answers reach it on the thread that reads them; else the next one.
-            let eventLoop = settings.group.any()
             let version = settings.httpVersion
             if version != .http1Only, !Self.isForwarded(key), key.isTLS || version == .http2PriorKnowledge {
                 // HTTP/2 by ALPN over TLS (or HTTP/1.1 if the server picks it), or with prior knowledge; a forward proxy
@@ -202,8 +207,12 @@
 
         // MARK: Actions
 
-        /// Runs the machine's actions, after the lock; `connections` is the pool's map of them as the event left it.
-        func execute(_ actions: Machine.Actions, _ connections: [ConnectionID: PooledConnection]) {
+        /// Runs the machine's actions, after the lock; `connections` is the pool's map of them as the event left it. A
+        /// connection opened is made on `connectingOn` when given (the event loop of the task whose call asked for it, so
+        /// that its answers reach the task on the thread that reads them), else on the group's next.
+        func execute(
+            _ actions: Machine.Actions, _ connections: [ConnectionID: PooledConnection], connectingOn: (any EventLoop)? = nil
+        ) {
             for action in actions {
                 switch action {
                 case .run(let call, let id):
@@ -222,7 +231,7 @@
                 case .wait(let call):
                     startWaiting(call.call)
                 case .connect(let key, let id, _):
-                    connect(key, id: id)
+                    connect(key, id: id, on: connectingOn ?? settings.group.next())
                 case .connectLater(_, let id, let delay):
                     settings.group.any().scheduleTask(in: delay) { [self] in
                         execute(state.withLockedValue { $0.machine.backoffPassed(id) }, [:])

@@ -33,11 +33,15 @@
         /// When the wait for a connection (a pooled one, or connecting a new one) runs out: the call's timeout from the
         /// moment it reached the transport. On a connection, the exchange's silences are timed from its own activity.
         let headDeadline: NIODeadline
+        /// The event loop of the transport's group the calling task runs on, if any
+        /// (`NIOTransport.withCallsOnEventLoop`): a connection opened for the call is made on it.
+        let callersEventLoop: (any EventLoop)?
         private let state: NIOLockedValueBox<State>
 
-        init(request: NIORequest, headDeadline: NIODeadline) {
+        init(request: NIORequest, headDeadline: NIODeadline, callersEventLoop: (any EventLoop)? = nil) {
             self.request = request
             self.headDeadline = headDeadline
+            self.callersEventLoop = callersEventLoop
             self.state = NIOLockedValueBox(State())
         }
 

@@ -197,7 +197,8 @@
             let pool = pool
             do {
                 let request = try makeRequest(params)
-                let call = NIOCall(request: request, headDeadline: .now() + request.timeout)
+                let call = NIOCall(
+                    request: request, headDeadline: .now() + request.timeout, callersEventLoop: pool.callersEventLoop())
                 let response = try await withTaskCancellationHandler {
                     try await withUnsafeThrowingContinuation { continuation in
                         if call.begin(continuation) { pool.lease(call) }
