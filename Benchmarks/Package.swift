@@ -7,7 +7,8 @@ let package = Package(
     name: "Benchmarks",
     platforms: [.macOS(.v13)],
     dependencies: [
-        .package(name: "RetroSwift", path: "..", traits: ["AsyncHTTPClient", "NIO"]),
+        .package(name: "RetroSwift", path: "..", traits: ["AsyncHTTPClient", "NIO", "Protobuf"]),
+        .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         // Only the MallocInterposer trait: the default RuntimeInterposer needs a package this mirror lacks.
         .package(url: "https://github.com/ordo-one/package-benchmark", from: "1.38.0", traits: ["MallocInterposer"]),
@@ -49,11 +50,14 @@ let package = Package(
                 .product(name: "RetroSwiftURLSession", package: "RetroSwift"),
                 .product(name: "RetroSwiftAsyncHTTPClient", package: "RetroSwift"),
                 .product(name: "RetroSwiftNIO", package: "RetroSwift"),
+                .product(name: "RetroSwiftProtobuf", package: "RetroSwift"),
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 "RetroSwiftTestServer",
             ],
-            swiftSettings: [.treatAllWarnings(as: .error)]
+            // Protobuf: compiles the generated messages linked from the main package's tests (ProtobufFixture).
+            swiftSettings: [.treatAllWarnings(as: .error), .define("Protobuf")]
         ),
         // Paired end-to-end ratios, steadier than separate benchmarks on a shared machine.
         .executableTarget(

@@ -36,6 +36,8 @@ retro1k=$(instructions retroswift-1k)
 converter1k=$(instructions converter-1k)
 plistHand=$(instructions plist-hand)
 plistRetro=$(instructions plist-retroswift)
+protobufHand=$(instructions protobuf-hand)
+protobufRetro=$(instructions protobuf-retroswift)
 sseHand=$(instructions sse-hand 20 120)
 sseRetro=$(instructions sse-retroswift 20 120)
 linesHand=$(instructions jsonl-hand 20 120)
@@ -46,6 +48,7 @@ awk -v h="$hand" -v r="$retro" 'BEGIN { printf "| request building (6 fields) | 
 awk -v b="$bare" -v r="$retro1k" 'BEGIN { printf "| response decoding 1 KB | %d | %d | %.3f |\n", b, r, r / b }'
 awk -v b="$bare" -v r="$converter1k" 'BEGIN { printf "| 1 KB through a JSONConverter the domain sets | %d | %d | %.3f |\n", b, r, r / b }'
 awk -v h="$plistHand" -v r="$plistRetro" 'BEGIN { printf "| the same catalog as a property list, PropertyListConverter | %d | %d | %.3f |\n", h, r, r / h }'
+awk -v h="$protobufHand" -v r="$protobufRetro" 'BEGIN { printf "| a 700 B protobuf message, ProtobufConverter | %d | %d | %.3f |\n", h, r, r / h }'
 awk -v h="$sseHand" -v r="$sseRetro" 'BEGIN { printf "| Server-Sent Events, a 64 KiB block (900 events) | %d | %d | %.3f |\n", h, r, r / h }'
 awk -v h="$linesHand" -v r="$linesRetro" 'BEGIN { printf "| JSON Lines, a 64 KiB block (the same events) | %d | %d | %.3f |\n", h, r, r / h }'
 

@@ -4,7 +4,8 @@ import RetroSwift
 
 // Runs one side of a section 1 or 2 comparison in a plain loop, for profilers: `profile.sh` runs it under
 // callgrind at two iteration counts and divides the difference. Usage: call-loop <mode> <iterations>, where mode
-// is hand, retroswift, bare-1k, retroswift-1k, converter-1k, plist-hand, plist-retroswift, sse-hand, sse-retroswift,
+// is hand, retroswift, bare-1k, retroswift-1k, converter-1k, plist-hand, plist-retroswift, protobuf-hand,
+// protobuf-retroswift, sse-hand, sse-retroswift,
 // jsonl-hand, jsonl-retroswift or e2e-<client>-<get|post>
 // (client: raw-urlsession, urlsession, raw-ahc, ahc or nio; see endToEnd). With ON_EVENT_LOOP=1 the e2e calls run
 // inside NIOTransport.withCallsOnEventLoop, whatever the client.
@@ -15,7 +16,8 @@ import RetroSwift
 let arguments = CommandLine.arguments
 guard arguments.count == 3, let iterations = Int(arguments[2]), let run = CallLoop.loop(named: arguments[1]) else {
     let modes =
-        "hand|retroswift|bare-1k|retroswift-1k|converter-1k|plist-hand|plist-retroswift|sse-hand|sse-retroswift|jsonl-hand"
+        "hand|retroswift|bare-1k|retroswift-1k|converter-1k|plist-hand|plist-retroswift|protobuf-hand|protobuf-retroswift"
+        + "|sse-hand|sse-retroswift|jsonl-hand"
         + "|jsonl-retroswift|e2e-<client>-<get|post>"
     FileHandle.standardError.write(Data("usage: call-loop \(modes) <iterations>\n".utf8))
     exit(2)
@@ -95,6 +97,15 @@ enum CallLoop {
             api.converter = PropertyListConverter()
             return { count in
                 for _ in 0..<count { keep(try await api.catalog()) }
+            }
+        case "protobuf-hand":
+            return { count in
+                for _ in 0..<count { try ProtobufFixture.decodeByHand() }
+            }
+        case "protobuf-retroswift":
+            let call = ProtobufFixture.retroSwiftCall()
+            return { count in
+                for _ in 0..<count { try await call() }
             }
         case "sse-hand":
             // Section 6's streams without the network: one 64 KiB block a call, parsed by hand.

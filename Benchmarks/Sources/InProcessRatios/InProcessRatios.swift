@@ -74,6 +74,14 @@ struct InProcessRatios: AsyncParsableCommand {
         } retroSwift: {
             _ = try await plistApi.catalog()
         }
+        let protobufCall = ProtobufFixture.retroSwiftCall()
+        try await compare(
+            "\(ProtobufFixture.bytes.count) B protobuf message through ProtobufConverter", batch: batch, rounds: rounds
+        ) {
+            try ProtobufFixture.decodeByHand()
+        } retroSwift: {
+            try await protobufCall()
+        }
         if let ownShare {
             print("\nRetroSwift's own share of a response (12 B row, RetroSwift minus baseline): \(Self.format(ownShare)) per call")
         }

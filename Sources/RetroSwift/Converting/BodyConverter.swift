@@ -84,6 +84,23 @@ enum MediaRanges {
         return sendable.isEmpty ? "*/*" : sendable.joined(separator: ", ")
     }
 
+    /// Whether the `Content-Type` value `contentType` names exactly `mediaType` (written in lower case), in any case,
+    /// before any parameter: read byte by byte, without making a string, so that the common answer costs no more
+    /// than a comparison. A range (`text/*`) never matches here; ``essence(of:)`` and ``matches(_:anyOf:)`` decide it.
+    static func names(_ contentType: String, _ mediaType: String) -> Bool {
+        var bytes = contentType.utf8.makeIterator()
+        for expected in mediaType.utf8 {
+            // Only A-Z are folded: `| 0x20` on any byte would also take a control byte 0x0F for the `/`.
+            guard let byte = bytes.next(), (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) == expected else { return false }
+        }
+        // Whitespace may follow the type, then only the end or `;` ("application/json x" is another media type).
+        while let next = bytes.next() {
+            if next == UInt8(ascii: ";") { return true }
+            guard next == UInt8(ascii: " ") || next == UInt8(ascii: "\t") else { return false }
+        }
+        return true
+    }
+
     /// The media type of a `Content-Type` value: lowercased, parameters and surrounding whitespace dropped.
     static func essence(of contentType: String) -> String {
         (contentType.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")

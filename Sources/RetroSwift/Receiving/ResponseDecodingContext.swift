@@ -96,8 +96,11 @@ public struct ResponseDecodingContext: Sendable {
         guard let contentType = response.header("Content-Type") else { return nil }
         // The common answer, checked without making strings: the default JSON path stays as cheap as before.
         if converter == nil, Self.isApplicationJSON(contentType) { return nil }
+        let readable = converter?.readableMediaTypes ?? JSONConverter.readable
+        // A converter's own exact types the same way: a format checked before decoding (protobuf) pays no string work.
+        if readable.contains(where: { MediaRanges.names(contentType, $0) }) { return nil }
         let mediaType = MediaRanges.essence(of: contentType)
-        return MediaRanges.matches(mediaType, anyOf: converter?.readableMediaTypes ?? JSONConverter.readable) ? nil : mediaType
+        return MediaRanges.matches(mediaType, anyOf: readable) ? nil : mediaType
     }
 
     /// The ``RequestError/Kind/unreadableMediaType`` error for a response of `mediaType`, naming the status, the media
@@ -121,17 +124,7 @@ public struct ResponseDecodingContext: Sendable {
     /// Whether `contentType` is `application/json`, in any case, with or without parameters: the answer
     /// ``MediaRanges/essence(of:)`` gives, for the values that start with it.
     static func isApplicationJSON(_ contentType: String) -> Bool {
-        var bytes = contentType.utf8.makeIterator()
-        for expected in "application/json".utf8 {
-            // Only A-Z are folded: `| 0x20` on any byte would also take a control byte 0x0F for the `/`.
-            guard let byte = bytes.next(), (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) == expected else { return false }
-        }
-        // Whitespace may follow the type, then only the end or `;` ("application/json x" is another media type).
-        while let next = bytes.next() {
-            if next == UInt8(ascii: ";") { return true }
-            guard next == UInt8(ascii: " ") || next == UInt8(ascii: "\t") else { return false }
-        }
-        return true
+        MediaRanges.names(contentType, "application/json")
     }
 
     /// The characters a message quotes from a body: a text, JSON or XML body's first 200, whitespace collapsed,

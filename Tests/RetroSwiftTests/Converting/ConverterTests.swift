@@ -208,5 +208,14 @@ struct ConverterTests {
                 ResponseDecodingContext.isApplicationJSON(value) == (MediaRanges.essence(of: value) == "application/json"),
                 "\(value)")
         }
+        for value in [
+            "Application/X-Protobuf; proto=shop.Item", "application/x-protobuf", "application/x-protobuffer",
+            "application/protobuf ", "application/x-protobu", "text/*",
+        ] {
+            for mediaType in ["application/x-protobuf", "application/protobuf"] {
+                #expect(MediaRanges.names(value, mediaType) == (MediaRanges.essence(of: value) == mediaType), "\(value)")
+            }
+        }
+        #expect(!MediaRanges.names("text/html", "text/*"))
     }
 }

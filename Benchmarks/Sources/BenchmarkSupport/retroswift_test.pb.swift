@@ -1,0 +1,1 @@
+../../../Tests/RetroSwiftIntegrationTests/Protobuf/retroswift_test.pb.swift
