@@ -14,18 +14,16 @@
     /// the stream with RST_STREAM NO_ERROR after its answer (RFC 9113 §8.1). Every answer names the protocol it went
     /// over in `X-Protocol`.
     final class LocalNginx: StoppableServer, Sendable {
-        let port: Int
         /// The authority that issued the server's certificate, DER-encoded, for a domain's `ServerTrust`.
         let authority: Data
-        private let process: Process
-        private let directory: URL
+        private let daemon: LocalDaemon
 
-        private init(port: Int, authority: Data, process: Process, directory: URL) {
-            self.port = port
+        private init(authority: Data, daemon: LocalDaemon) {
             self.authority = authority
-            self.process = process
-            self.directory = directory
+            self.daemon = daemon
         }
+
+        var port: Int { daemon.port }
 
         var baseURL: URL { URL(string: "https://127.0.0.1:\(port)")! }
 
@@ -43,77 +41,71 @@
         /// Starts nginx; it ends each connection after `requestsPerConnection` streams (GOAWAY, then close).
         static func start(requestsPerConnection: Int = 1_000_000) async throws -> LocalNginx {
             guard let executable, let openssl else { throw NginxTestError.notInstalled }
-            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("retroswift-nginx-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: directory.appendingPathComponent("logs"), withIntermediateDirectories: true)
-            func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+            // The certificates first, in a directory of their own that outlives the start: nginx reads them from there.
+            let certificates = FileManager.default.temporaryDirectory.appendingPathComponent("retroswift-nginx-tls-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: certificates, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: certificates) }
+            func tls(_ name: String) -> String { certificates.appendingPathComponent(name).path }
             try await run(
                 openssl, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=RetroSwift nginx test CA",
-                "-keyout", path("ca.key"), "-out", path("ca.pem"))
+                "-keyout", tls("ca.key"), "-out", tls("ca.pem"))
             try await run(
                 openssl, "req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=127.0.0.1",
-                "-keyout", path("server.key"), "-out", path("server.csr"))
+                "-keyout", tls("server.key"), "-out", tls("server.csr"))
             try "subjectAltName=IP:127.0.0.1\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n"
-                .write(toFile: path("ext"), atomically: true, encoding: .utf8)
+                .write(toFile: tls("ext"), atomically: true, encoding: .utf8)
             try await run(
-                openssl, "x509", "-req", "-in", path("server.csr"), "-CA", path("ca.pem"), "-CAkey", path("ca.key"),
-                "-CAcreateserial", "-days", "2", "-extfile", path("ext"), "-out", path("server.pem"))
-            try await run(openssl, "x509", "-in", path("ca.pem"), "-outform", "der", "-out", path("ca.der"))
-            let port = try await LocalProxy.freePort()
-            try """
-            master_process off;
-            daemon off;
-            pid \(path("nginx.pid"));
-            error_log \(path("logs/error.log")) warn;
-            events { worker_connections 1024; }
-            http {
-                access_log off;
-                keepalive_requests \(requestsPerConnection);
-                client_body_temp_path \(path("logs"));
-                proxy_temp_path \(path("logs"));
-                fastcgi_temp_path \(path("logs"));
-                uwsgi_temp_path \(path("logs"));
-                scgi_temp_path \(path("logs"));
-                server {
-                    listen 127.0.0.1:\(port) ssl http2;
-                    ssl_certificate \(path("server.pem"));
-                    ssl_certificate_key \(path("server.key"));
-                    add_header X-Protocol $server_protocol always;
-                    location = /catalog {
-                        default_type application/json;
-                        if ($request_method = POST) { return 200 '{"ok":true}'; }
-                        return 200 '{"items":[1,2,3]}';
+                openssl, "x509", "-req", "-in", tls("server.csr"), "-CA", tls("ca.pem"), "-CAkey", tls("ca.key"),
+                "-CAcreateserial", "-days", "2", "-extfile", tls("ext"), "-out", tls("server.pem"))
+            try await run(openssl, "x509", "-in", tls("ca.pem"), "-outform", "der", "-out", tls("ca.der"))
+            let authority = try Data(contentsOf: URL(fileURLWithPath: tls("ca.der")))
+            let certificate = try String(contentsOfFile: tls("server.pem"), encoding: .utf8)
+            let key = try String(contentsOfFile: tls("server.key"), encoding: .utf8)
+            let daemon = try await LocalDaemon.start(
+                "nginx", executable: executable,
+                arguments: { port, directory in
+                    func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+                    try FileManager.default.createDirectory(
+                        at: directory.appendingPathComponent("logs"), withIntermediateDirectories: true)
+                    try certificate.write(toFile: path("server.pem"), atomically: true, encoding: .utf8)
+                    try key.write(toFile: path("server.key"), atomically: true, encoding: .utf8)
+                    try """
+                    master_process off;
+                    daemon off;
+                    pid \(path("nginx.pid"));
+                    error_log \(path("logs/error.log")) warn;
+                    events { worker_connections 1024; }
+                    http {
+                        access_log off;
+                        keepalive_requests \(requestsPerConnection);
+                        client_body_temp_path \(path("logs"));
+                        proxy_temp_path \(path("logs"));
+                        fastcgi_temp_path \(path("logs"));
+                        uwsgi_temp_path \(path("logs"));
+                        scgi_temp_path \(path("logs"));
+                        server {
+                            listen 127.0.0.1:\(port) ssl http2;
+                            ssl_certificate \(path("server.pem"));
+                            ssl_certificate_key \(path("server.key"));
+                            add_header X-Protocol $server_protocol always;
+                            location = /catalog {
+                                default_type application/json;
+                                if ($request_method = POST) { return 200 '{"ok":true}'; }
+                                return 200 '{"items":[1,2,3]}';
+                            }
+                        }
                     }
-                }
-            }
-            """.write(toFile: path("nginx.conf"), atomically: true, encoding: .utf8)
-            let process = Process()
-            process.executableURL = executable
-            process.arguments = ["-c", path("nginx.conf"), "-p", directory.path]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            let nginx = LocalNginx(
-                port: port, authority: try Data(contentsOf: URL(fileURLWithPath: path("ca.der"))), process: process,
-                directory: directory)
-            // A bound for a server that never starts (see LocalProxy's).
-            let accepting = try await eventually(within: .seconds(60)) {
-                guard process.isRunning else { return true }
-                return await LocalProxy.canConnect(port: port)
-            }
-            guard accepting, process.isRunning else {
-                let log = (try? String(contentsOfFile: path("logs/error.log"), encoding: .utf8)) ?? ""
-                await nginx.stop()
-                throw NginxTestError.didNotStart(log)
-            }
-            return nginx
+                    """.write(toFile: path("nginx.conf"), atomically: true, encoding: .utf8)
+                    return ["-c", path("nginx.conf"), "-p", directory.path]
+                },
+                log: { directory in
+                    (try? String(contentsOf: directory.appendingPathComponent("logs/error.log"), encoding: .utf8)) ?? ""
+                })
+            return LocalNginx(authority: authority, daemon: daemon)
         }
 
         func stop() async {
-            // SIGKILL: a child of the test runner may inherit a signal mask that blocks SIGTERM; with no master process
-            // nothing of nginx outlives it.
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-            process.waitUntilExit()
-            try? FileManager.default.removeItem(at: directory)
+            await daemon.stop()
         }
 
         private static func run(_ executable: URL, _ arguments: String...) async throws {
@@ -131,13 +123,11 @@
     enum NginxTestError: Error, CustomStringConvertible {
         case notInstalled
         case openssl(String)
-        case didNotStart(String)
 
         var description: String {
             switch self {
             case .notInstalled: "nginx or openssl is not installed (apt-get install nginx-light openssl)"
             case .openssl(let command): "openssl \(command) failed"
-            case .didNotStart(let log): "nginx did not start accepting connections: \(log)"
             }
         }
     }

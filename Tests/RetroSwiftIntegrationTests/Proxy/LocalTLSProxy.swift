@@ -15,17 +15,15 @@
     /// when it ran, and handing what it decrypts to a ``LocalProxy`` (tinyproxy, with its Basic authentication), which
     /// it starts and stops with itself.
     final class LocalTLSProxy: StoppableServer, Sendable {
-        let port: Int
         let inner: LocalProxy
-        private let process: Process
-        private let directory: URL
+        private let daemon: LocalDaemon
 
-        private init(port: Int, inner: LocalProxy, process: Process, directory: URL) {
-            self.port = port
+        private init(inner: LocalProxy, daemon: LocalDaemon) {
             self.inner = inner
-            self.process = process
-            self.directory = directory
+            self.daemon = daemon
         }
+
+        var port: Int { daemon.port }
 
         /// Where stunnel is installed, if it is.
         static let executable: URL? = ["stunnel4", "stunnel"].lazy.compactMap { name in
@@ -62,67 +60,35 @@
             presenting certificate: TestCertificateAuthority.IssuedCertificate,
             requiringClientCertificatesFrom clients: TestCertificateAuthority? = nil
         ) async throws -> LocalTLSProxy {
-            // A free port is free when asked for, not when the program binds it: a test running beside this one can
-            // take it in between, and the program exits. Another pair of ports then does.
-            for _ in 1..<3 {
-                do {
-                    return try await startOnce(presenting: certificate, requiringClientCertificatesFrom: clients)
-                } catch ProxyTestError.didNotStart {
-                    continue
-                }
-            }
-            return try await startOnce(presenting: certificate, requiringClientCertificatesFrom: clients)
-        }
-
-        private static func startOnce(
-            presenting certificate: TestCertificateAuthority.IssuedCertificate,
-            requiringClientCertificatesFrom clients: TestCertificateAuthority?
-        ) async throws -> LocalTLSProxy {
             guard let executable else { throw ProxyTestError.notInstalled("stunnel4") }
             let inner = try await LocalProxy.start(.tinyproxy)
             do {
-                let directory = FileManager.default.temporaryDirectory.appendingPathComponent("retroswift-tls-proxy-\(UUID().uuidString)")
-                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-                let certificateFile = directory.appendingPathComponent("proxy.pem")
-                let keyFile = directory.appendingPathComponent("proxy.key")
-                try pem(certificate.der).write(to: certificateFile, atomically: true, encoding: .utf8)
-                try certificate.key.pemRepresentation.write(to: keyFile, atomically: true, encoding: .utf8)
-                var clientCheck = ""
-                if let clients {
-                    let authorityFile = directory.appendingPathComponent("clients.pem")
-                    try clients.pem.write(to: authorityFile, atomically: true, encoding: .utf8)
-                    clientCheck = "verifyChain = yes\nCAfile = \(authorityFile.path)\n"
+                let daemon = try await LocalDaemon.start("stunnel4", executable: executable) { port, directory in
+                    let certificateFile = directory.appendingPathComponent("proxy.pem")
+                    let keyFile = directory.appendingPathComponent("proxy.key")
+                    try pem(certificate.der).write(to: certificateFile, atomically: true, encoding: .utf8)
+                    try certificate.key.pemRepresentation.write(to: keyFile, atomically: true, encoding: .utf8)
+                    var clientCheck = ""
+                    if let clients {
+                        let authorityFile = directory.appendingPathComponent("clients.pem")
+                        try clients.pem.write(to: authorityFile, atomically: true, encoding: .utf8)
+                        clientCheck = "verifyChain = yes\nCAfile = \(authorityFile.path)\n"
+                    }
+                    let configuration = directory.appendingPathComponent("stunnel.conf")
+                    try """
+                    foreground = yes
+                    pid =
+                    debug = 0
+                    [proxy]
+                    accept = 127.0.0.1:\(port)
+                    connect = 127.0.0.1:\(inner.port)
+                    cert = \(certificateFile.path)
+                    key = \(keyFile.path)
+                    \(clientCheck)
+                    """.write(to: configuration, atomically: true, encoding: .utf8)
+                    return [configuration.path]
                 }
-                let port = try await LocalProxy.freePort()
-                let configuration = directory.appendingPathComponent("stunnel.conf")
-                try """
-                foreground = yes
-                pid =
-                debug = 0
-                [proxy]
-                accept = 127.0.0.1:\(port)
-                connect = 127.0.0.1:\(inner.port)
-                cert = \(certificateFile.path)
-                key = \(keyFile.path)
-                \(clientCheck)
-                """.write(to: configuration, atomically: true, encoding: .utf8)
-                let process = Process()
-                process.executableURL = executable
-                process.arguments = [configuration.path]
-                process.standardOutput = FileHandle.nullDevice
-                process.standardError = FileHandle.nullDevice
-                try process.run()
-                let proxy = LocalTLSProxy(port: port, inner: inner, process: process, directory: directory)
-                // A bound for a proxy that never starts, as LocalProxy's.
-                let accepting = try await eventually(within: .seconds(60)) {
-                    guard process.isRunning else { return true }
-                    return await LocalProxy.canConnect(port: port)
-                }
-                guard accepting, process.isRunning else {
-                    await proxy.stop()
-                    throw ProxyTestError.didNotStart("stunnel4")
-                }
-                return proxy
+                return LocalTLSProxy(inner: inner, daemon: daemon)
             } catch {
                 await inner.stop()
                 throw error
@@ -130,10 +96,7 @@
         }
 
         func stop() async {
-            // SIGKILL, as LocalProxy's: a signal mask inherited from the test runner may block SIGTERM.
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-            process.waitUntilExit()
-            try? FileManager.default.removeItem(at: directory)
+            await daemon.stop()
             await inner.stop()
         }
 
