@@ -71,7 +71,7 @@
                 key.proxy != nil && isIPAddress
                 ? try self.context(presenting: key.identity, tunnelledAddress: true, offeringHTTP2: offeringHTTP2) : context
             return try NIOSSLClientHandler(context: checkedContext, serverHostname: serverName) { presented, promise in
-                promise.completeWithTask {
+                Self.complete(promise) {
                     let verified = await Self.verify(presented, host: host, isIPAddress: isIPAddress, roots: roots, trust: trust)
                     if case .failed = verified { verdict.refuse() }
                     return verified
@@ -144,6 +144,24 @@
                 let store = CertificateStore(try trust.certificateAuthorities.map { try Certificate(derEncoded: Array($0)) })
                 if stores.count < 16 { stores[trust] = store }
                 return store
+            }
+        }
+
+        /// Completes `promise` with what `verification` returns, run as a task on the promise's event loop, the connection's.
+        ///
+        /// swift-certificates verifies in an `async` function; a plain task would wait for a thread of the global
+        /// executor, which a busy process (hundreds of tasks ready, two cores) can keep from it past the connect timeout,
+        /// and would add two thread hops to each handshake. The loop runs it at once, as SwiftNIO SSL's own checks run.
+        static func complete(
+            _ promise: EventLoopPromise<NIOSSLVerificationResultWithMetadata>,
+            with verification: @escaping @Sendable () async -> NIOSSLVerificationResultWithMetadata
+        ) {
+            guard #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) else {
+                promise.completeWithTask(verification)
+                return
+            }
+            Task(executorPreference: EventLoopTaskExecutor.of(promise.futureResult.eventLoop)) {
+                promise.succeed(await verification())
             }
         }
 

@@ -45,7 +45,7 @@
                 return try NIOSSLClientHandler(context: context, serverHostname: serverName)
             }
             return try NIOSSLClientHandler(context: context, serverHostname: serverName) { presented, promise in
-                promise.completeWithTask {
+                Self.complete(promise) {
                     let verified = await Self.verify(presented, host: host, isIPAddress: isIPAddress, roots: roots, trust: trust)
                     if case .failed = verified { verdict.refuse() }
                     return verified
