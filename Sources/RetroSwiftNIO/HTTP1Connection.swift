@@ -1,9 +1,7 @@
 #if NIO
-    import NIOConcurrencyHelpers
     import NIOCore
     import NIOHTTP1
     import NIOHTTPCompression
-    import NIOPosix
 
     /// One HTTP/1.1 connection of the pool: its channel, and the handler that runs one call at a time on it.
     ///
@@ -36,32 +34,10 @@
             to origin: PooledOrigin, on eventLoop: any EventLoop, pool: ConnectionPool,
             completion: @escaping @Sendable (Result<HTTP1Connection, NIOTransportFailure>) -> Void
         ) {
-            let reported = NIOLockedValueBox(false)
-            let report: @Sendable (Result<HTTP1Connection, NIOTransportFailure>) -> Void = { result in
-                let first = reported.withLockedValue { reported in
-                    defer { reported = true }
-                    return !reported
-                }
-                if first { completion(result) }
+            ConnectionBootstrap.open(to: origin, on: eventLoop, pool: pool, offeringHTTP2: false, completion: completion) {
+                pipeline, verdict, report in
+                try addHandlers(to: pipeline, origin: origin, pool: pool, verdict: verdict, report: report)
             }
-            let key = origin.key
-            let verdict = TrustVerdict()
-            let bootstrap = ClientBootstrap(group: eventLoop)
-                .channelOption(.socketOption(.tcp_nodelay), value: 1)
-                .channelOption(.autoRead, value: false)
-                .connectTimeout(pool.settings.connectTimeout)
-                .channelInitializer { channel in
-                    do {
-                        let pipeline = channel.pipeline.syncOperations
-                        try ProxyRoute.addHandshake(to: pipeline, for: key, timeout: pool.settings.connectTimeout, tls: pool.tls)
-                        if key.isTLS { try pipeline.addHandler(try pool.tls.makeHandler(for: key, verdict: verdict)) }
-                        try addHandlers(to: pipeline, origin: origin, pool: pool, verdict: verdict, report: report)
-                        return channel.eventLoop.makeSucceededVoidFuture()
-                    } catch {
-                        return channel.eventLoop.makeFailedFuture(error)
-                    }
-                }
-            ProxyRoute.connect(bootstrap, for: key) { report(.failure($0)) }
         }
 
         /// Adds the HTTP/1.1 handlers after TLS, if any: also once ALPN chose `http/1.1` on a connection that offered

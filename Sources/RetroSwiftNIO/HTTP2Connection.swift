@@ -4,7 +4,6 @@
     import NIOHTTP1
     import NIOHTTP2
     import NIOHTTPCompression
-    import NIOPosix
     import NIOTLS
 
     /// What a connection that could speak HTTP/2 turned out to speak.
@@ -58,32 +57,10 @@
             to origin: PooledOrigin, on eventLoop: any EventLoop, pool: ConnectionPool,
             completion: @escaping @Sendable (Result<NegotiatedConnection, NIOTransportFailure>) -> Void
         ) {
-            let reported = NIOLockedValueBox(false)
-            let report: @Sendable (Result<NegotiatedConnection, NIOTransportFailure>) -> Void = { result in
-                let first = reported.withLockedValue { reported in
-                    defer { reported = true }
-                    return !reported
-                }
-                if first { completion(result) }
+            ConnectionBootstrap.open(to: origin, on: eventLoop, pool: pool, offeringHTTP2: true, completion: completion) {
+                pipeline, verdict, report in
+                try pipeline.addHandler(ProtocolNegotiationHandler(origin: origin, pool: pool, verdict: verdict, report: report))
             }
-            let key = origin.key
-            let verdict = TrustVerdict()
-            let bootstrap = ClientBootstrap(group: eventLoop)
-                .channelOption(.socketOption(.tcp_nodelay), value: 1)
-                // Off until the protocol is known: an HTTP/1.1 connection reads on demand; HTTP/2 turns it on.
-                .channelOption(.autoRead, value: false)
-                .connectTimeout(pool.settings.connectTimeout)
-                .channelInitializer { channel in
-                    channel.eventLoop.makeCompletedFuture {
-                        let pipeline = channel.pipeline.syncOperations
-                        try ProxyRoute.addHandshake(to: pipeline, for: key, timeout: pool.settings.connectTimeout, tls: pool.tls)
-                        if key.isTLS {
-                            try pipeline.addHandler(try pool.tls.makeHandler(for: key, verdict: verdict, offeringHTTP2: true))
-                        }
-                        try pipeline.addHandler(ProtocolNegotiationHandler(origin: origin, pool: pool, verdict: verdict, report: report))
-                    }
-                }
-            ProxyRoute.connect(bootstrap, for: key) { report(.failure($0)) }
         }
 
         /// Runs `call` on a new stream; the pool counted it already.
