@@ -9,7 +9,9 @@
     final class EventLoopTaskExecutor: TaskExecutor {
         let eventLoop: any EventLoop
 
-        private init(_ eventLoop: any EventLoop) {
+        /// An executor of its own for `eventLoop`, for a task that runs once (a TLS handshake's verification): unlike
+        /// ``of(_:)``'s, it keeps the loop only as long as the task.
+        init(_ eventLoop: any EventLoop) {
             self.eventLoop = eventLoop
         }
 

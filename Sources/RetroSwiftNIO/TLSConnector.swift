@@ -160,7 +160,7 @@
                 promise.completeWithTask(verification)
                 return
             }
-            Task(executorPreference: EventLoopTaskExecutor.of(promise.futureResult.eventLoop)) {
+            Task(executorPreference: EventLoopTaskExecutor(promise.futureResult.eventLoop)) {
                 promise.succeed(await verification())
             }
         }
