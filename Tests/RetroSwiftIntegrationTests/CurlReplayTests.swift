@@ -41,12 +41,7 @@ struct CurlReplayTests {
 
     /// Runs `command` with `/bin/sh`, as a user pasting it would.
     private static func run(_ command: String) throws -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", command + " --silent --output /dev/null"]
-        try process.run()
-        process.waitUntilExit()
-        return process.terminationStatus
+        try ChildProcess("/bin/sh", ["-c", command + " --silent --output /dev/null"]).waitUntilExit().status
     }
 
     @Test("JSON, form and multipart-from-file requests arrive the same from curl as from RetroSwift")

@@ -125,30 +125,23 @@ import Testing
         /// Runs this test binary again with ``childVariable`` set to `job` and only ``child()`` selected, and returns how
         /// it ended and what it printed; kills it once `bound` passes.
         private static func runChild(_ job: String, bound: Duration) async throws -> (status: Int32, signalled: Bool, output: String) {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-            process.arguments = ["--testing-library", "swift-testing", "--filter", "LimitationsInChildProcessTests/child"]
             var environment = ProcessInfo.processInfo.environment
             environment[childVariable] = job
             // A crash report would only slow the child's end: its signal is what the test looks for.
             environment["SWIFT_BACKTRACE"] = "enable=no"
-            process.environment = environment
             let output = FileManager.default.temporaryDirectory.appendingPathComponent("retroswift-child-\(UUID()).log")
-            _ = FileManager.default.createFile(atPath: output.path, contents: nil)
             defer { try? FileManager.default.removeItem(at: output) }
-            let handle = try FileHandle(forWritingTo: output)
-            defer { try? handle.close() }
-            process.standardOutput = handle
-            process.standardError = handle
-            try process.run()
+            let process = try ChildProcess(
+                CommandLine.arguments[0], ["--testing-library", "swift-testing", "--filter", "LimitationsInChildProcessTests/child"],
+                environment: environment, output: output)
             let ended = try await eventually(within: bound) { !process.isRunning }
             if !ended {
-                process.terminate()
+                process.send(SIGTERM)
                 _ = try await eventually(within: .seconds(30)) { !process.isRunning }
             }
+            let exit = process.waitUntilExit()
             let printed = String(decoding: (try? Data(contentsOf: output)) ?? Data(), as: UTF8.self)
-            let signalled = process.terminationReason == .uncaughtSignal
-            return (process.terminationStatus, signalled, ended ? printed : printed + "\n(killed at \(bound))")
+            return (exit.status, exit.signalled, ended ? printed : printed + "\n(killed at \(bound))")
         }
     }
 #endif

@@ -109,14 +109,10 @@
         }
 
         private static func run(_ executable: URL, _ arguments: String...) async throws {
-            let process = Process()
-            process.executableURL = executable
-            process.arguments = arguments
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            process.waitUntilExit()
-            guard process.terminationStatus == 0 else { throw NginxTestError.openssl(arguments.joined(separator: " ")) }
+            let exit = try ChildProcess(executable.path, arguments).waitUntilExit()
+            guard exit == ChildProcess.Exit(status: 0, signalled: false) else {
+                throw NginxTestError.openssl(arguments.joined(separator: " "))
+            }
         }
     }
 

@@ -14,9 +14,9 @@
     struct LocalDaemon: Sendable {
         let port: Int
         let directory: URL
-        private let process: Process
+        private let process: ChildProcess
 
-        private init(port: Int, directory: URL, process: Process) {
+        private init(port: Int, directory: URL, process: ChildProcess) {
             self.port = port
             self.directory = directory
             self.process = process
@@ -65,13 +65,9 @@
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent("retroswift-\(name)-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             let port = try await freePort()
-            let process = Process()
-            process.executableURL = executable
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
+            let process: ChildProcess
             do {
-                process.arguments = try arguments(port, directory)
-                try process.run()
+                process = try ChildProcess(executable.path, try arguments(port, directory))
             } catch {
                 try? FileManager.default.removeItem(at: directory)
                 throw error
@@ -93,7 +89,7 @@
 
         func stop() async {
             // SIGKILL: a child of the test runner may inherit a signal mask that blocks SIGTERM, and would never stop.
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            process.send(SIGKILL)
             process.waitUntilExit()
             try? FileManager.default.removeItem(at: directory)
         }

@@ -101,15 +101,14 @@
             let archiveFile = directory.appendingPathComponent("client.p12")
             try certificate.certificatePEM.write(to: certificateFile, atomically: true, encoding: .utf8)
             try certificate.privateKeyPEM.write(to: keyFile, atomically: true, encoding: .utf8)
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: path)
-            process.arguments = [
-                "pkcs12", "-export", "-in", certificateFile.path, "-inkey", keyFile.path, "-out", archiveFile.path,
-                "-passout", "pass:\(passphrase)",
-            ]
-            try process.run()
-            process.waitUntilExit()
-            guard process.terminationStatus == 0 else {
+            let exit = try ChildProcess(
+                path,
+                [
+                    "pkcs12", "-export", "-in", certificateFile.path, "-inkey", keyFile.path, "-out", archiveFile.path,
+                    "-passout", "pass:\(passphrase)",
+                ]
+            ).waitUntilExit()
+            guard exit == ChildProcess.Exit(status: 0, signalled: false) else {
                 throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "openssl pkcs12 -export failed"])
             }
             return try Data(contentsOf: archiveFile)
