@@ -70,13 +70,10 @@
             let checkedContext =
                 key.proxy != nil && isIPAddress
                 ? try self.context(presenting: key.identity, tunnelledAddress: true, offeringHTTP2: offeringHTTP2) : context
-            return try NIOSSLClientHandler(context: checkedContext, serverHostname: serverName) { presented, promise in
-                Self.complete(promise) {
-                    let verified = await Self.verify(presented, host: host, isIPAddress: isIPAddress, roots: roots, trust: trust)
-                    if case .failed = verified { verdict.refuse() }
-                    return verified
-                }
-            }
+            return try NIOSSLClientHandler(
+                context: checkedContext, serverHostname: serverName,
+                customVerificationCallbackWithMetadata: Self.verification(
+                    host: host, isIPAddress: isIPAddress, roots: roots, trust: trust, verdict: verdict))
         }
 
         /// The context of a connection that presents `identity` (the shared ones without), checking the host name itself
@@ -147,11 +144,25 @@
             }
         }
 
-        /// Completes `promise` with what `verification` returns, run as a task on the promise's event loop, the connection's.
+        /// The check of a presented chain that a TLS handler calls: ``verify(_:host:isIPAddress:roots:trust:)``, its refusal
+        /// recorded in `verdict`, run as a task on the handshake's event loop, the connection's.
         ///
         /// swift-certificates verifies in an `async` function; a plain task would wait for a thread of the global
         /// executor, which a busy process (hundreds of tasks ready, two cores) can keep from it past the connect timeout,
         /// and would add two thread hops to each handshake. The loop runs it at once, as SwiftNIO SSL's own checks run.
+        static func verification(
+            host: String, isIPAddress: Bool, roots: CertificateStore, trust: ServerTrust?, verdict: TrustVerdict
+        ) -> NIOSSLCustomVerificationCallbackWithMetadata {
+            { presented, promise in
+                complete(promise) {
+                    let verified = await verify(presented, host: host, isIPAddress: isIPAddress, roots: roots, trust: trust)
+                    if case .failed = verified { verdict.refuse() }
+                    return verified
+                }
+            }
+        }
+
+        /// Completes `promise` with what `verification` returns, run as a task on the promise's event loop.
         static func complete(
             _ promise: EventLoopPromise<NIOSSLVerificationResultWithMetadata>,
             with verification: @escaping @Sendable () async -> NIOSSLVerificationResultWithMetadata

@@ -44,13 +44,10 @@
                 }
                 return try NIOSSLClientHandler(context: context, serverHostname: serverName)
             }
-            return try NIOSSLClientHandler(context: context, serverHostname: serverName) { presented, promise in
-                Self.complete(promise) {
-                    let verified = await Self.verify(presented, host: host, isIPAddress: isIPAddress, roots: roots, trust: trust)
-                    if case .failed = verified { verdict.refuse() }
-                    return verified
-                }
-            }
+            return try NIOSSLClientHandler(
+                context: context, serverHostname: serverName,
+                customVerificationCallbackWithMetadata: Self.verification(
+                    host: host, isIPAddress: isIPAddress, roots: roots, trust: trust, verdict: verdict))
         }
     }
 #endif
