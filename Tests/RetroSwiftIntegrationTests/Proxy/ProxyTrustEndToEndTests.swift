@@ -27,9 +27,10 @@
                     let untrusted = ProxyEndToEndTests.api(.all(route.proxy(proxyServer)), origin.baseURL)
                     api.serverTrust = try ServerTrust(certificateAuthorities: [authority.der], pinnedPublicKeys: [issued.pin])
                     wrongPin.serverTrust = try ServerTrust(certificateAuthorities: [authority.der], pinnedPublicKeys: [other.pin])
-                    // An unrelated authority rather than the system's roots: this call, the only one here that read
-                    // the system's roots (some hundred certificates, parsed on first use), once ran past its 20 s timeout
-                    // under the thread sanitizer on a loaded machine.
+                    // An authority that did not issue the origin's certificate: the refusal is the origin's chain checked
+                    // through the tunnel, as with the system's roots. (This call once timed out under the thread
+                    // sanitizer: not the roots, but the check waiting for a thread of the global executor, since run on
+                    // the connection's event loop; TLSVerificationLoopTests.)
                     untrusted.serverTrust = try ServerTrust(certificateAuthorities: [other.der])
 
                     // When

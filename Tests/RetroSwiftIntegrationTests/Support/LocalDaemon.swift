@@ -64,7 +64,7 @@
         ) async throws -> LocalDaemon {
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent("retroswift-\(name)-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            let port = try await freePort()
+            let port = try await TestServer.unusedPort()
             let process: ChildProcess
             do {
                 process = try ChildProcess(executable.path, try arguments(port, directory))
@@ -92,15 +92,6 @@
             process.send(SIGKILL)
             process.waitUntilExit()
             try? FileManager.default.removeItem(at: directory)
-        }
-
-        /// A port on 127.0.0.1 that nothing listens on now.
-        private static func freePort() async throws -> Int {
-            let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-                .bind(host: "127.0.0.1", port: 0).get()
-            let port = channel.localAddress?.port ?? 0
-            try await channel.close()
-            return port
         }
 
         private static func canConnect(port: Int) async -> Bool {
